@@ -1,0 +1,1 @@
+"""Python values of the IR attributes pysdy reads and writes; no passes live here."""

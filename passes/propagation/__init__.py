@@ -1,0 +1,1 @@
+"""Sharding propagation: the op sharding rules and the passes that use them."""
