@@ -1,0 +1,100 @@
+"""MLIR diagnostics as `file:line:col: error: message`, collected from a context instead of printed."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from jaxlib.mlir import ir
+
+_FILE_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+
+_SEVERITY_NAMES = {
+    ir.DiagnosticSeverity.ERROR: "error",
+    ir.DiagnosticSeverity.WARNING: "warning",
+    ir.DiagnosticSeverity.REMARK: "remark",
+    ir.DiagnosticSeverity.NOTE: "note",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Position:
+    file: str
+    line: int
+    col: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnostic:
+    severity: str
+    message: str
+    position: Position | None
+    notes: tuple[Diagnostic, ...] = ()
+
+    @classmethod
+    def from_mlir(cls, diagnostic, column_shift_on_line_1: int = 0) -> Diagnostic:
+        return cls(
+            _SEVERITY_NAMES.get(diagnostic.severity, "error"),
+            diagnostic.message,
+            position_of(diagnostic.location, column_shift_on_line_1),
+            tuple(cls.from_mlir(n, column_shift_on_line_1) for n in diagnostic.notes),
+        )
+
+
+def position_of(location, column_shift_on_line_1: int = 0) -> Position | None:
+    """The first file:line:col inside a location (name, call-site and fused locations included)."""
+    match = _FILE_LOC.search(str(location))
+    if match is None:
+        return None
+    line, col = int(match.group(2)), int(match.group(3))
+    if line == 1:
+        col = max(col - column_shift_on_line_1, 1)
+    return Position(match.group(1), line, col)
+
+
+def format_diagnostic(diagnostic: Diagnostic, source_lines: dict[str, list[str]] | None = None) -> str:
+    """`file:line:col: severity: message`, the source line and a caret, then its notes likewise."""
+    out = []
+    position = diagnostic.position
+    prefix = f"{position.file}:{position.line}:{position.col}: " if position else "<unknown>: "
+    out.append(f"{prefix}{diagnostic.severity}: {diagnostic.message}")
+    lines = (source_lines or {}).get(position.file) if position else None
+    if lines and 1 <= position.line <= len(lines):
+        text = lines[position.line - 1].rstrip("\n")
+        out.append(text)
+        out.append(" " * (position.col - 1) + "^")
+    for note in diagnostic.notes:
+        out.append(format_diagnostic(note, source_lines))
+    return "\n".join(out)
+
+
+class DiagnosticCollector:
+    """Within `with collector:`, every diagnostic the context emits is recorded, not printed."""
+
+    def __init__(self, context: ir.Context, column_shift_on_line_1: int = 0):
+        self.context = context
+        self.column_shift_on_line_1 = column_shift_on_line_1
+        self.diagnostics: list[Diagnostic] = []
+        self._handle = None
+
+    def record(self, diagnostic) -> bool:
+        self.diagnostics.append(Diagnostic.from_mlir(diagnostic, self.column_shift_on_line_1))
+        return True
+
+    def add_from_error(self, error: ir.MLIRError) -> None:
+        """Adds the diagnostics an MLIRError carries that the handler did not already see."""
+        for diagnostic in error.error_diagnostics:
+            converted = Diagnostic.from_mlir(diagnostic, self.column_shift_on_line_1)
+            if converted not in self.diagnostics:
+                self.diagnostics.append(converted)
+
+    def __enter__(self) -> DiagnosticCollector:
+        self._handle = self.context.attach_diagnostic_handler(self.record)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._handle.detach()
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.diagnostics)

@@ -1,0 +1,91 @@
+"""Run a pass pipeline over a source buffer the way sdy_opt does, returning output and diagnostics."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxlib.mlir import ir
+
+from pysdy.dialects.context import make_context
+from pysdy.driver import verify_diagnostics
+from pysdy.driver.diagnostics import Diagnostic, DiagnosticCollector, format_diagnostic
+from pysdy.driver.source import SPLIT_MARKER, split_source, parse_source
+from pysdy.passes.pipeline import Step, build_pass_manager
+
+
+@dataclasses.dataclass(frozen=True)
+class OptSettings:
+    """What to do with each buffer, from the command line."""
+
+    steps: tuple[Step, ...] = ()
+    split_input_file: bool = False
+    verify_diagnostics: bool = False
+    timing: bool = False
+    print_ir_after_all: bool = False
+    print_ir_before_all: bool = False
+    print_debuginfo: bool = False
+    print_generic: bool = False
+    verify_each: bool = True
+
+
+@dataclasses.dataclass
+class OptResult:
+    output: str
+    errors: str
+    succeeded: bool
+
+
+def run_opt(text: str, source_name: str, settings: OptSettings) -> OptResult:
+    """Processes `text` (every split chunk when asked) and joins the outputs with `// -----`."""
+    chunks = split_source(text) if settings.split_input_file else None
+    pieces = [c.text for c in chunks] if chunks else [text]
+    source_lines = {source_name: text.split("\n")}
+    outputs, errors, succeeded = [], [], True
+    for piece in pieces:
+        output, diagnostics, ok = _process_chunk(piece, source_name, settings)
+        if output is not None:
+            outputs.append(output)
+        errors.extend(format_diagnostic(d, source_lines) for d in diagnostics)
+        succeeded = succeeded and ok
+    return OptResult(
+        (SPLIT_MARKER + "\n").join(outputs),
+        "".join(e + "\n" for e in errors),
+        succeeded,
+    )
+
+
+def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[str | None, list[Diagnostic], bool]:
+    context = make_context()
+    collector = DiagnosticCollector(context)
+    output = None
+    with context, collector:
+        try:
+            module, shift = parse_source(text, source_name, context)
+            collector.column_shift_on_line_1 = shift
+            manager = build_pass_manager(settings.steps, context)
+            manager.enable_verifier(settings.verify_each)
+            if settings.timing:
+                manager.enable_timing()
+            if settings.print_ir_after_all or settings.print_ir_before_all:
+                manager.enable_ir_printing(
+                    print_before_all=settings.print_ir_before_all,
+                    print_after_all=settings.print_ir_after_all,
+                    enable_debug_info=settings.print_debuginfo,
+                )
+            manager.run(module.operation)
+            output = module.operation.get_asm(
+                enable_debug_info=settings.print_debuginfo,
+                print_generic_op_form=settings.print_generic,
+            )
+            if not output.endswith("\n"):
+                output += "\n"
+        except ir.MLIRError as error:
+            collector.add_from_error(error)
+            if not collector.has_errors:
+                collector.diagnostics.append(Diagnostic("error", str(error), None))
+    diagnostics = collector.diagnostics
+    if settings.verify_diagnostics:
+        expectations = verify_diagnostics.parse_expectations(text, source_name)
+        problems = verify_diagnostics.verify(diagnostics, expectations, source_name)
+        return output, problems, not problems
+    return output, diagnostics, output is not None and not collector.has_errors

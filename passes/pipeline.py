@@ -1,0 +1,283 @@
+"""Pass pipelines: parse both spellings (sdy_opt flags and `--pass-pipeline=`) and build a PassManager.
+
+Every `sdy-*` / `xla-sdy-*` name resolves to pysdy's Python pass and nothing
+else; only upstream MLIR passes (`canonicalize`, `cse`, `inline`, ...) are
+handed to MLIR's own pipeline parser. Python passes are added to the
+PassManager as real MLIR passes, so timing and IR printing see them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Union
+
+from jaxlib.mlir import ir, passmanager
+
+from pysdy.passes.registry import (
+    FUNC,
+    MODULE,
+    OptionError,
+    Pass,
+    PassFailure,
+    is_sdy_pass_name,
+    lookup_pass,
+    unknown_pass_message,
+)
+
+# Upstream passes people put beside sdy passes; used for "did you mean" hints.
+KNOWN_UPSTREAM_PASSES = ["canonicalize", "cse", "inline", "symbol-dce", "symbol-privatize", "sccp"]
+
+
+class PipelineError(ValueError):
+    """A pipeline that names an unknown pass, a bad option, or is malformed."""
+
+
+@dataclasses.dataclass(frozen=True)
+class PassStep:
+    """One pass in a pipeline, with its options as written."""
+
+    name: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    def text(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + "{" + " ".join(f"{k}={v}" for k, v in self.options) + "}"
+
+
+@dataclasses.dataclass(frozen=True)
+class NestedPipeline:
+    """`op-name(step, step, ...)`: steps that run on every op of that name."""
+
+    anchor: str
+    steps: tuple[Step, ...]
+
+
+Step = Union[PassStep, NestedPipeline]
+
+
+# --------------------------------------------------------------------------
+# Parsing
+# --------------------------------------------------------------------------
+
+
+def parse_options(text: str) -> tuple[tuple[str, str], ...]:
+    """`a=1 b={x y} c="q r"` -> (("a", "1"), ("b", "x y"), ("c", "q r")); a bare `a` means `a=true`."""
+    options = []
+    i, n = 0, len(text)
+    while i < n:
+        while i < n and text[i] in " \t\n":
+            i += 1
+        if i >= n:
+            break
+        start = i
+        while i < n and text[i] not in "= \t\n":
+            i += 1
+        key = text[start:i]
+        if not key:
+            raise PipelineError(f"malformed pass options '{text}'")
+        if i < n and text[i] == "=":
+            i += 1
+            value, i = _read_option_value(text, i)
+        else:
+            value = "true"
+        options.append((key, value))
+    return tuple(options)
+
+
+def _read_option_value(text: str, i: int) -> tuple[str, int]:
+    n = len(text)
+    if i < n and text[i] in "\"'":
+        quote = text[i]
+        end = text.find(quote, i + 1)
+        if end < 0:
+            raise PipelineError(f"unterminated quote in pass options '{text}'")
+        return text[i + 1 : end], end + 1
+    if i < n and text[i] == "{":
+        depth, start = 0, i
+        while i < n:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+            if depth == 0:
+                return text[start + 1 : i - 1], i
+        raise PipelineError(f"unbalanced braces in pass options '{text}'")
+    start = i
+    while i < n and text[i] not in " \t\n":
+        i += 1
+    return text[start:i], i
+
+
+def parse_pipeline(text: str) -> tuple[Step, ...]:
+    """Parses MLIR's textual pipeline syntax, e.g. `builtin.module(func.func(cse),sdy-x{a=1})`.
+
+    A pipeline that is one `builtin.module(...)` element is unwrapped, since
+    pysdy pipelines always run on the module.
+    """
+    steps, i = _parse_elements(text.strip(), 0)
+    if i != len(text.strip()):
+        raise PipelineError(f"unexpected '{text.strip()[i:]}' in pass pipeline")
+    if len(steps) == 1 and isinstance(steps[0], NestedPipeline) and steps[0].anchor == MODULE:
+        return steps[0].steps
+    return steps
+
+
+def _parse_elements(text: str, i: int) -> tuple[tuple[Step, ...], int]:
+    steps: list[Step] = []
+    n = len(text)
+    while i < n:
+        while i < n and text[i] in " \t\n":
+            i += 1
+        start = i
+        while i < n and text[i] not in "(){},\t\n ":
+            i += 1
+        name = text[start:i]
+        if not name:
+            raise PipelineError(f"expected a pass or op name at '{text[start:]}'")
+        while i < n and text[i] in " \t\n":
+            i += 1
+        if i < n and text[i] == "(":
+            inner, i = _parse_elements(text, i + 1)
+            if i >= n or text[i] != ")":
+                raise PipelineError(f"missing ')' after '{name}(' in pass pipeline")
+            i += 1
+            steps.append(NestedPipeline(name, inner))
+        elif i < n and text[i] == "{":
+            depth, opt_start = 0, i
+            while i < n:
+                depth += {"{": 1, "}": -1}.get(text[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+            if depth:
+                raise PipelineError(f"unbalanced braces after '{name}' in pass pipeline")
+            steps.append(PassStep(name, parse_options(text[opt_start + 1 : i - 1])))
+        else:
+            steps.append(PassStep(name))
+        while i < n and text[i] in " \t\n":
+            i += 1
+        if i < n and text[i] == ",":
+            i += 1
+            continue
+        break
+    return tuple(steps), i
+
+
+# --------------------------------------------------------------------------
+# Building a PassManager
+# --------------------------------------------------------------------------
+
+
+def instantiate(step: PassStep) -> Pass | None:
+    """The pysdy pass a step names (None for an upstream pass); raises PipelineError when unknown."""
+    cls = lookup_pass(step.name)
+    if cls is None:
+        if is_sdy_pass_name(step.name):
+            raise PipelineError(unknown_pass_message(step.name, KNOWN_UPSTREAM_PASSES))
+        return None
+    try:
+        return cls.from_options(dict(step.options))
+    except OptionError as error:
+        raise PipelineError(str(error)) from None
+
+
+def run_pass_on(pass_: Pass, op: ir.Operation) -> None:
+    """Runs a pysdy pass on `op` (a module, or a function for function passes)."""
+    op = op.operation
+    if pass_.anchor == FUNC and op.name == MODULE:
+        for func in functions_of(op):
+            pass_.run(func)
+    else:
+        pass_.run(op)
+
+
+def functions_of(module: ir.Operation) -> list[ir.Operation]:
+    return [op.operation for op in module.regions[0].blocks[0].operations if op.operation.name == FUNC]
+
+
+def _as_mlir_pass(pass_: Pass):
+    def run(op, mlir_pass):
+        try:
+            run_pass_on(pass_, op)
+        except PassFailure:
+            mlir_pass.signal_pass_failure()
+
+    return run
+
+
+def build_pass_manager(steps: tuple[Step, ...], context: ir.Context | None = None) -> passmanager.PassManager:
+    """A PassManager on `builtin.module` running `steps` in order.
+
+    Function passes named at module level are nested on every `func.func`, as
+    sdy_opt does.
+    """
+    manager = passmanager.PassManager(MODULE, context)
+    _add_steps(manager, steps, MODULE)
+    return manager
+
+
+def _add_steps(manager: passmanager.PassManager, steps: tuple[Step, ...], anchor: str) -> None:
+    upstream: list[str] = []
+
+    def flush():
+        if upstream:
+            text = ",".join(upstream)
+            _add_upstream(manager, text if anchor == MODULE else f"{anchor}({text})")
+            upstream.clear()
+
+    for step in steps:
+        if isinstance(step, NestedPipeline):
+            if anchor != MODULE or step.anchor != FUNC:
+                upstream.append(_nested_text(step))
+                continue
+            flush()
+            _add_steps(manager, step.steps, FUNC)
+            continue
+        pass_ = instantiate(step)
+        if pass_ is None:
+            upstream.append(step.text())
+            continue
+        if anchor == FUNC and pass_.anchor == MODULE:
+            raise PipelineError(f"pass '{step.name}' runs on builtin.module and cannot be nested in func.func")
+        flush()
+        manager.add(_as_mlir_pass(pass_), name=pass_.name, argument=step.name, description=pass_.summary)
+    flush()
+
+
+def _nested_text(step: NestedPipeline) -> str:
+    inner = []
+    for child in step.steps:
+        if isinstance(child, NestedPipeline):
+            inner.append(_nested_text(child))
+        else:
+            if lookup_pass(child.name) is not None or is_sdy_pass_name(child.name):
+                raise PipelineError(f"pass '{child.name}' cannot be nested in '{step.anchor}'")
+            inner.append(child.text())
+    return f"{step.anchor}({','.join(inner)})"
+
+
+def _add_upstream(manager: passmanager.PassManager, text: str) -> None:
+    try:
+        manager.add(text)
+    except ValueError:
+        names = [s.split("{")[0].strip() for s in text.replace("(", ",").replace(")", ",").split(",")]
+        for name in names:
+            if name and not _upstream_exists(name):
+                raise PipelineError(unknown_pass_message(name, KNOWN_UPSTREAM_PASSES)) from None
+        raise PipelineError(f"invalid pass pipeline '{text}'") from None
+
+
+def _upstream_exists(name: str) -> bool:
+    try:
+        passmanager.PassManager(MODULE).add(name)
+        return True
+    except ValueError:
+        try:
+            passmanager.PassManager(MODULE).add(f"{FUNC}({name})")
+            return True
+        except ValueError:
+            return False
+
+
+def run_pipeline(module: ir.Module, steps: tuple[Step, ...]) -> None:
+    """Runs `steps` on `module`; raises ir.MLIRError (with diagnostics) when a pass fails."""
+    build_pass_manager(steps, module.context).run(module.operation)

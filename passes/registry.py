@@ -1,0 +1,161 @@
+"""The pass base class, typed pass options, and the one registry that names every pysdy pass.
+
+A pass is a frozen dataclass: `argument` (its sdy_opt name) and `summary` are
+class attributes, its options are fields declared with `option(...)`, and
+`run(op)` does the work on its anchor op (`builtin.module` or `func.func`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import enum
+import importlib
+import pkgutil
+from typing import Any, ClassVar
+
+from jaxlib.mlir import ir
+
+MODULE = "builtin.module"
+FUNC = "func.func"
+
+
+class PassFailure(Exception):
+    """Raised by a pass after it has emitted its error diagnostics on the IR."""
+
+
+def option(default: Any, help: str) -> Any:
+    """Declares a pass option; the field name with `_` -> `-` is its command-line name."""
+    return dataclasses.field(default=default, metadata={"help": help})
+
+
+@dataclasses.dataclass(frozen=True)
+class OptionSpec:
+    """One option of a pass, as the command line and `--help` see it."""
+
+    name: str
+    field_name: str
+    type: type
+    default: Any
+    help: str
+
+    def parse(self, text: str) -> Any:
+        if self.type is bool:
+            lowered = text.lower()
+            if lowered in ("", "true", "1"):
+                return True
+            if lowered in ("false", "0"):
+                return False
+            raise ValueError(f"'{text}' is not a boolean")
+        if self.type is int:
+            return int(text)
+        if isinstance(self.type, type) and issubclass(self.type, enum.Enum):
+            for member in self.type:
+                if member.value == text:
+                    return member
+            choices = ", ".join(str(m.value) for m in self.type)
+            raise ValueError(f"'{text}' is not one of: {choices}")
+        return text
+
+    def type_name(self) -> str:
+        if isinstance(self.type, type) and issubclass(self.type, enum.Enum):
+            return "|".join(str(m.value) for m in self.type)
+        return {bool: "bool", int: "int"}.get(self.type, "string")
+
+
+class OptionError(ValueError):
+    """A pass option that does not exist or has a malformed value."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Pass:
+    """Base of every pysdy pass."""
+
+    argument: ClassVar[str]
+    summary: ClassVar[str]
+    anchor: ClassVar[str] = MODULE
+
+    def run(self, op: ir.Operation) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def option_specs(cls) -> list[OptionSpec]:
+        hints = {f.name: f.type for f in dataclasses.fields(cls)}
+        specs = []
+        for f in dataclasses.fields(cls):
+            type_ = hints[f.name]
+            if isinstance(type_, str):
+                type_ = {"bool": bool, "int": int, "str": str}.get(type_) or _resolve_type(cls, type_)
+            specs.append(
+                OptionSpec(f.name.replace("_", "-"), f.name, type_, f.default, f.metadata.get("help", ""))
+            )
+        return specs
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> Pass:
+        specs = {spec.name: spec for spec in cls.option_specs()}
+        values = {}
+        for name, text in options.items():
+            spec = specs.get(name)
+            if spec is None:
+                hint = _did_you_mean(name, specs)
+                raise OptionError(f"no such option '{name}' for pass '{cls.argument}'{hint}")
+            try:
+                values[spec.field_name] = spec.parse(text)
+            except ValueError as error:
+                raise OptionError(f"invalid value for option '{name}' of pass '{cls.argument}': {error}")
+        return cls(**values)
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+
+def _resolve_type(cls: type, name: str) -> type:
+    module = importlib.import_module(cls.__module__)
+    return getattr(module, name)
+
+
+def _did_you_mean(name: str, known) -> str:
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + ", ".join(f"'{c}'" for c in close) + "?"
+
+
+_PASSES: dict[str, type[Pass]] = {}
+
+
+def register_pass(cls: type[Pass]) -> type[Pass]:
+    """Class decorator adding a pass to the registry under its `argument`."""
+    if cls.argument in _PASSES:
+        raise ValueError(f"pass '{cls.argument}' is registered twice")
+    _PASSES[cls.argument] = cls
+    return cls
+
+
+def _load_all_pass_modules() -> None:
+    import pysdy.passes as package
+
+    for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        importlib.import_module(module.name)
+
+
+def all_passes() -> dict[str, type[Pass]]:
+    """Every registered pass by its sdy_opt name, sorted by name."""
+    _load_all_pass_modules()
+    return dict(sorted(_PASSES.items()))
+
+
+def lookup_pass(argument: str) -> type[Pass] | None:
+    return all_passes().get(argument)
+
+
+def is_sdy_pass_name(argument: str) -> bool:
+    """Names pysdy owns: these never resolve to jaxlib's C++ passes."""
+    return argument.startswith(("sdy-", "xla-sdy-"))
+
+
+def unknown_pass_message(argument: str, upstream: list[str]) -> str:
+    hint = _did_you_mean(argument, list(all_passes()) + upstream)
+    return f"unknown pass '{argument}'{hint}"

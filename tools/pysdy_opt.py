@@ -1,0 +1,195 @@
+"""`pysdy-opt`: sdy_opt's command line over pysdy's Python passes.
+
+    pysdy-opt FILE|- [-o OUT] [-split-input-file] [-verify-diagnostics]
+              [-sdy-pass[="opt=val ..."] ...] [--pass-pipeline='builtin.module(...)']
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import traceback
+
+from jaxlib.mlir import passmanager
+
+from pysdy.dialects.context import make_context
+from pysdy.driver.opt import OptSettings, run_opt
+from pysdy.passes.pipeline import (
+    KNOWN_UPSTREAM_PASSES,
+    PassStep,
+    PipelineError,
+    build_pass_manager,
+    parse_options,
+    parse_pipeline,
+)
+from pysdy.passes.registry import all_passes, unknown_pass_message
+
+# Flags that take no value: flag name -> OptSettings field.
+_SWITCHES = {
+    "split-input-file": "split_input_file",
+    "verify-diagnostics": "verify_diagnostics",
+    "mlir-timing": "timing",
+    "timing": "timing",
+    "mlir-print-ir-after-all": "print_ir_after_all",
+    "print-ir-after-all": "print_ir_after_all",
+    "mlir-print-ir-before-all": "print_ir_before_all",
+    "print-ir-before-all": "print_ir_before_all",
+    "mlir-print-debuginfo": "print_debuginfo",
+    "mlir-print-op-generic": "print_generic",
+}
+_IGNORED = {"allow-unregistered-dialect", "mlir-disable-threading", "no-implicit-module"}
+
+
+class UsageError(Exception):
+    pass
+
+
+def _help_text() -> str:
+    lines = [
+        "OVERVIEW: pysdy modular optimizer driver (sdy_opt-compatible, Python passes)",
+        "",
+        "USAGE: pysdy-opt [options] <input file|->",
+        "",
+        "OPTIONS:",
+        "  -o <file>                  Output file (written atomically; default: stdout)",
+        "  --pass-pipeline=<text>     A textual pass pipeline, e.g. 'builtin.module(func.func(cse))'",
+        "  -split-input-file          Split the input at '// -----' and process each part",
+        "  -verify-diagnostics        Check diagnostics against expected-* comments",
+        "  -mlir-timing               Print pass timing",
+        "  -mlir-print-ir-after-all   Print the IR after every pass",
+        "  -mlir-print-ir-before-all  Print the IR before every pass",
+        "  -mlir-print-debuginfo      Print locations",
+        "  -mlir-print-op-generic     Print the generic op form",
+        "  -h, --help                 Show this help",
+        "",
+        "Passes (also usable inside --pass-pipeline):",
+    ]
+    for name, cls in all_passes().items():
+        lines.append(f"  -{name:<50} {cls.summary}")
+        for spec in cls.option_specs():
+            default = spec.default.value if hasattr(spec.default, "value") else spec.default
+            lines.append(f"      {spec.name}=<{spec.type_name()}>  {spec.help} (default: {default})")
+    lines.append("")
+    lines.append("Upstream MLIR passes such as " + ", ".join(KNOWN_UPSTREAM_PASSES) + " run as MLIR's own.")
+    return "\n".join(lines) + "\n"
+
+
+def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
+    """(input, output, settings) from sdy_opt-style arguments."""
+    settings: dict = {}
+    steps: list = []
+    input_file, output_file = None, None
+    pipeline_given = pass_flag_given = False
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if arg == "-" or not arg.startswith("-"):
+            if input_file is not None:
+                raise UsageError(f"more than one input file: '{input_file}' and '{arg}'")
+            input_file = arg
+            continue
+        name, has_value, value = arg.lstrip("-").partition("=")
+        if name in ("h", "help"):
+            raise SystemExit(_print_help())
+        if name == "o":
+            if not has_value:
+                if i >= len(argv):
+                    raise UsageError("-o needs a file name")
+                value, i = argv[i], i + 1
+            output_file = value
+        elif name == "pass-pipeline":
+            if not has_value:
+                if i >= len(argv):
+                    raise UsageError("--pass-pipeline needs a pipeline")
+                value, i = argv[i], i + 1
+            pipeline_given = True
+            steps.extend(parse_pipeline(value))
+        elif name in _SWITCHES:
+            settings[_SWITCHES[name]] = True
+        elif name in _IGNORED:
+            continue
+        elif name in all_passes() or _is_upstream_pass(name):
+            pass_flag_given = True
+            steps.append(PassStep(name, parse_options(value) if has_value else ()))
+        else:
+            raise UsageError(unknown_pass_message(name, KNOWN_UPSTREAM_PASSES).replace("pass", "option or pass", 1))
+    if pipeline_given and pass_flag_given:
+        raise UsageError("'--pass-pipeline' cannot be used with individual pass flags")
+    # Resolving every step now reports unknown passes and bad options before reading input.
+    with make_context() as context:
+        build_pass_manager(tuple(steps), context)
+    return input_file or "-", output_file, OptSettings(steps=tuple(steps), **settings)
+
+
+def _is_upstream_pass(name: str) -> bool:
+    if name.startswith(("sdy-", "xla-sdy-")):
+        return False
+    with make_context():
+        try:
+            passmanager.PassManager("builtin.module").add(name)
+            return True
+        except ValueError:
+            return False
+
+
+def _print_help() -> int:
+    sys.stdout.write(_help_text())
+    return 0
+
+
+def _write_atomically(path: str, text: str) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temp_path = tempfile.mkstemp(dir=directory, prefix=".pysdy-opt-")
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        os.replace(temp_path, path)
+    except BaseException:
+        os.unlink(temp_path)
+        raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        return _run(argv)
+    except Exception as error:  # a pysdy bug: report it as one, never as a bare traceback
+        if os.environ.get("PYSDY_TRACEBACK"):
+            traceback.print_exc()
+        sys.stderr.write(
+            f"pysdy-opt: internal error: {type(error).__name__}: {error}\n"
+            "(this is a bug in pysdy; set PYSDY_TRACEBACK=1 to see where)\n"
+        )
+        return 1
+
+
+def _run(argv: list[str]) -> int:
+    try:
+        input_file, output_file, settings = parse_args(argv)
+    except (UsageError, PipelineError) as error:
+        sys.stderr.write(f"pysdy-opt: {error}\n")
+        return 1
+    try:
+        if input_file == "-":
+            text, source_name = sys.stdin.read(), "<stdin>"
+        else:
+            with open(input_file) as source:
+                text = source.read()
+            source_name = input_file
+    except OSError as error:
+        sys.stderr.write(f"pysdy-opt: could not open input file '{input_file}': {error.strerror}\n")
+        return 1
+    result = run_opt(text, source_name, settings)
+    sys.stderr.write(result.errors)
+    if result.output and (result.succeeded or settings.split_input_file):
+        if output_file is None or output_file == "-":
+            sys.stdout.write(result.output)
+        else:
+            _write_atomically(output_file, result.output)
+    return 0 if result.succeeded else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
