@@ -1,0 +1,92 @@
+"""pysdy-opt as a user runs it: exit codes, diagnostics, -o, and the input left untouched."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from pysdy.tools import pysdy_opt
+
+VALID = """sdy.mesh @mesh = <["a"=2]>
+func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> tensor<8xf32> {
+  %0 = stablehlo.abs %arg0 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+"""
+
+
+def run_cli(*args, stdin=None):
+    return subprocess.run(
+        [sys.executable, "-m", "pysdy.tools.pysdy_opt", *args],
+        input=stdin, capture_output=True, text=True, check=False,
+    )
+
+
+def test_output_file_is_written_and_input_untouched(tmp_path):
+    source = tmp_path / "in.mlir"
+    source.write_text(VALID)
+    out = tmp_path / "out.mlir"
+    assert pysdy_opt.main([str(source), "-sdy-populate-op-sharding-rules", "-o", str(out)]) == 0
+    assert source.read_text() == VALID
+    assert "#sdy.op_sharding_rule<([i])->([i]) {i=8}>" in out.read_text()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".pysdy-opt-")] == []
+
+
+def test_failed_run_leaves_an_existing_output_file_alone(tmp_path):
+    source = tmp_path / "in.mlir"
+    source.write_text(VALID.replace("%arg0 :", "%argX :", 1))
+    out = tmp_path / "out.mlir"
+    out.write_text("previous contents\n")
+    assert pysdy_opt.main([str(source), "-o", str(out)]) == 1
+    assert out.read_text() == "previous contents\n"
+
+
+def test_parse_error_is_one_mlir_style_diagnostic_and_exit_1(tmp_path):
+    source = tmp_path / "bad.mlir"
+    source.write_text("func.func @f() {\n  %0 = stablehlo.abs %nope : tensor<f32>\n  return\n}\n")
+    result = run_cli(str(source))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{source}:2:22: error: use of undeclared SSA value name\n")
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_stdin_is_read_with_dash():
+    result = run_cli("-", "-sdy-populate-op-sharding-rules", stdin=VALID)
+    assert result.returncode == 0, result.stderr
+    assert "sdy.sharding_rule" in result.stdout
+
+
+def test_missing_input_file_is_reported_without_traceback(tmp_path):
+    result = run_cli(str(tmp_path / "absent.mlir"))
+    assert result.returncode == 1
+    assert "could not open input file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_an_internal_error_is_reported_as_a_bug_not_a_traceback(monkeypatch, capsys, tmp_path):
+    source = tmp_path / "in.mlir"
+    source.write_text(VALID)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(pysdy_opt, "run_opt", broken)
+    monkeypatch.delenv("PYSDY_TRACEBACK", raising=False)
+    assert pysdy_opt.main([str(source)]) == 1
+    err = capsys.readouterr().err
+    assert "pysdy-opt: internal error: RuntimeError: boom" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("flag", ["--help", "-help", "-h"])
+def test_help_lists_every_pass(flag, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        pysdy_opt.main([flag])
+    assert exit_info.value.code == 0
+    text = capsys.readouterr().out
+    from pysdy.passes.registry import all_passes
+
+    for name in all_passes():
+        assert f"-{name}" in text
