@@ -129,13 +129,22 @@ class RuleBuilder:
         return self
 
     def add_pointwise_with_kind_for_mismatch(
-        self, in_shape: Sequence[int], out_shape: Sequence[int], mismatch_kind: FactorKind
+        self,
+        in_shape: Sequence[int],
+        out_shape: Sequence[int],
+        mismatch_kind: FactorKind,
+        mismatch_blocked: bool = False,
     ) -> RuleBuilder:
-        """A shared factor per dimension (of the input's size); `mismatch_kind` where sizes differ."""
+        """A shared factor per dimension (of the input's size); `mismatch_kind` where sizes differ.
+
+        With `mismatch_blocked`, the factors of differing dimensions are also blocked.
+        """
         assert len(in_shape) == len(out_shape)
         for dim, (in_size, out_size) in enumerate(zip(in_shape, out_shape)):
-            kind = FactorKind.PASS_THROUGH if in_size == out_size else mismatch_kind
-            self.add_factor_to_all(dim, in_size, kind)
+            if in_size == out_size:
+                self.add_factor_to_all(dim, in_size)
+            else:
+                self.add_factor_to_all(dim, in_size, mismatch_kind, mismatch_blocked)
         return self
 
     def build(self, is_custom: bool = False) -> OpShardingRule:

@@ -1,0 +1,52 @@
+"""Rules of stablehlo.slice, dynamic_slice and dynamic_update_slice: unsliced dimensions pass through."""
+
+from pysdy.dialects.sdy import FactorKind
+from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, shape_of
+from pysdy.passes.propagation.rules.registry import rule_for
+
+
+@rule_for("stablehlo.slice")
+def slice_(op, conservative):
+    # Static start indices let a sliced dimension stay sharded by shifting data
+    # (a permutation); conservative propagation blocks it.
+    return (
+        RuleBuilder.for_op(op)
+        .add_pointwise_with_kind_for_mismatch(
+            shape_of(op.operand),
+            shape_of(op.result),
+            FactorKind.PERMUTATION,
+            mismatch_blocked=conservative,
+        )
+        .build()
+    )
+
+
+@rule_for("stablehlo.dynamic_slice")
+def dynamic_slice(op, conservative):
+    return (
+        RuleBuilder.for_op(op)
+        .add_pointwise_with_kind_for_mismatch(
+            shape_of(op.operand),
+            shape_of(op.result),
+            FactorKind.NEED_REPLICATION,
+            mismatch_blocked=True,
+        )
+        .build()
+    )
+
+
+@rule_for("stablehlo.dynamic_update_slice")
+def dynamic_update_slice(op, conservative):
+    operand_shape = shape_of(op.operand)
+    update_shape = shape_of(op.update)
+    no_indices = [NO_DIM] * (len(op.operands) - 2)
+    builder = RuleBuilder.for_op(op)
+    for dim, (operand_size, update_size) in enumerate(zip(operand_shape, update_shape)):
+        if operand_size == update_size:
+            builder.add_factor_to_all(dim, operand_size)
+            continue
+        # A sliced dimension: the operand and result stay sharded (each device
+        # updates its own shard) while the update is replicated.
+        builder.add_factor([dim, NO_DIM] + no_indices, [dim], operand_size)
+        builder.add_factor([NO_DIM, dim] + no_indices, [NO_DIM], update_size, FactorKind.NEED_REPLICATION)
+    return builder.build()
