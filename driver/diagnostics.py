@@ -81,6 +81,10 @@ class DiagnosticCollector:
         self.diagnostics.append(Diagnostic.from_mlir(diagnostic, self.column_shift_on_line_1))
         return True
 
+    def record_warning(self, location: ir.Location, message: str) -> None:
+        """The sink for warnings Python passes emit (see pysdy.passes.diagnostics)."""
+        self.diagnostics.append(Diagnostic("warning", message, position_of(location, self.column_shift_on_line_1)))
+
     def add_from_error(self, error: ir.MLIRError) -> None:
         """Adds the diagnostics an MLIRError carries that the handler did not already see."""
         for diagnostic in error.error_diagnostics:

@@ -10,6 +10,7 @@ from pysdy.dialects.context import make_context
 from pysdy.driver import verify_diagnostics
 from pysdy.driver.diagnostics import Diagnostic, DiagnosticCollector, format_diagnostic
 from pysdy.driver.source import SPLIT_MARKER, split_source, parse_source
+from pysdy.passes.diagnostics import warnings_to
 from pysdy.passes.pipeline import Step, build_pass_manager
 
 
@@ -72,7 +73,8 @@ def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[
                     print_after_all=settings.print_ir_after_all,
                     enable_debug_info=settings.print_debuginfo,
                 )
-            manager.run(module.operation)
+            with warnings_to(collector.record_warning):
+                manager.run(module.operation)
             output = module.operation.get_asm(
                 enable_debug_info=settings.print_debuginfo,
                 print_generic_op_form=settings.print_generic,

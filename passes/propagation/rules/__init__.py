@@ -9,6 +9,11 @@ from pysdy.passes.propagation.rules.registry import (  # noqa: F401  (the packag
     registered_op_names,
     rule_for,
 )
+from pysdy.passes.propagation.rules.custom_call import (  # noqa: F401  (the custom-call rule API)
+    register_batch_partitionable,
+    register_custom_call_rule,
+    unregister_custom_call_rule,
+)
 
 for _module in pkgutil.iter_modules(__path__):
     if _module.name not in ("builder", "registry"):
