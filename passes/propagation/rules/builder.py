@@ -179,10 +179,20 @@ class RuleBuilder:
 
 
 def pointwise_rule(op) -> OpShardingRule:
-    """Every tensor of `op` shares one factor per dimension of its first result."""
+    """Dimension d of every tensor is factor d, sized like dimension d of the first result.
+
+    Tensors of a variadic op may have lower ranks; a tensor without dimension
+    d simply lacks factor d, as in Shardy's pointwise builder.
+    """
     op = getattr(op, "operation", op)
     builder = RuleBuilder.for_op(op)
-    return builder.add_pointwise(shape_of(op.results[0])).build()
+    for dim, size in enumerate(shape_of(op.results[0])):
+        builder.add_factor(
+            [dim if dim < rank else NO_DIM for rank in builder.operand_ranks],
+            [dim if dim < rank else NO_DIM for rank in builder.result_ranks],
+            size,
+        )
+    return builder.build()
 
 
 def identity_rule(shape: Sequence[int], num_operands: int, num_results: int) -> OpShardingRule:

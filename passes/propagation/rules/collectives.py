@@ -1,7 +1,7 @@
 """Rules of the stablehlo collectives: pointwise, except that a dimension the collective resizes needs replication."""
 
 from pysdy.dialects.sdy import FactorKind
-from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, shape_of
+from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, pointwise_rule, shape_of
 from pysdy.passes.propagation.rules.registry import rule_for
 
 
@@ -10,14 +10,10 @@ def _dim_in_each(dim: int, values) -> list[int]:
     return [dim if dim < len(shape_of(v)) else NO_DIM for v in values]
 
 
-def pointwise_by_dim_position(op, resized_dims=()):
-    """Dimension d of every tensor shares factor d, sized like dimension d of the first result.
-
-    Tensors of a variadic op may differ in rank and shape: a tensor without
-    dimension d simply lacks factor d, as in Shardy's pointwise builder. Each
-    dimension in `resized_dims` instead gets one factor in the operands and
-    another in the results, sized on each side, both needing replication (the
-    collective changes that dimension).
+def _pointwise_with_resized_dims(op, resized_dims):
+    """Like `pointwise_rule`, except that each dimension in `resized_dims` gets one
+    factor in the operands and another in the results, sized on each side, both
+    needing replication (the collective changes that dimension).
     """
     op = getattr(op, "operation", op)
     operands, results = list(op.operands), list(op.results)
@@ -44,19 +40,19 @@ def pointwise_by_dim_position(op, resized_dims=()):
     "stablehlo.cross-replica-sum",
 )
 def shape_preserving_collective(op, conservative):
-    return pointwise_by_dim_position(op)
+    return pointwise_rule(op)
 
 
 @rule_for("stablehlo.all_gather")
 def all_gather(op, conservative):
-    return pointwise_by_dim_position(op, resized_dims=(op.all_gather_dim.value,))
+    return _pointwise_with_resized_dims(op, resized_dims=(op.all_gather_dim.value,))
 
 
 @rule_for("stablehlo.reduce_scatter")
 def reduce_scatter(op, conservative):
-    return pointwise_by_dim_position(op, resized_dims=(op.scatter_dimension.value,))
+    return _pointwise_with_resized_dims(op, resized_dims=(op.scatter_dimension.value,))
 
 
 @rule_for("stablehlo.all_to_all")
 def all_to_all(op, conservative):
-    return pointwise_by_dim_position(op, resized_dims=(op.split_dimension.value, op.concat_dimension.value))
+    return _pointwise_with_resized_dims(op, resized_dims=(op.split_dimension.value, op.concat_dimension.value))

@@ -8,8 +8,7 @@ from typing import Callable, Optional
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import FactorKind, OpShardingRule
-from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, shape_of
-from pysdy.passes.propagation.rules.collectives import pointwise_by_dim_position
+from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, pointwise_rule, shape_of
 from pysdy.passes.diagnostics import emit_warning
 from pysdy.passes.propagation.rules.registry import rule_for
 
@@ -143,7 +142,7 @@ def _builtin(*targets: str):
     "X64SplitHigh", "X64SplitLow", "xla.megascale.provide_metadata",
 )
 def _elementwise(op):
-    return pointwise_by_dim_position(op)
+    return pointwise_rule(op)
 
 
 @_builtin("X64Combine")
@@ -152,7 +151,7 @@ def _x64_combine(op):
     feeds_rng = any(use.owner.name == "stablehlo.rng_bit_generator" for use in op.result.uses)
     shape = shape_of(op.result)
     if not feeds_rng or not shape:
-        return pointwise_by_dim_position(op)
+        return pointwise_rule(op)
     return RuleBuilder.for_op(op).add_factor_to_all(0, shape[0], _REPLICATED, blocked=True).build()
 
 
