@@ -13,12 +13,28 @@ from typing import Callable, Optional
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import OpShardingRule
+from pysdy.passes.diagnostics import emit_warning
 
 SHARDING_RULE_ATTR = "sdy.sharding_rule"
 
 RuleFunction = Callable[[ir.OpView, bool], Optional[OpShardingRule]]
 
 _RULES: dict[str, RuleFunction] = {}
+
+# Ops Shardy knows and deliberately gives no rule: propagation handles them
+# separately (data-flow ops such as while, case and optimization_barrier) or
+# they need none (constants, tokens, meshes). Terminators are known too. Every
+# other op without a rule is "unknown" and warned about once.
+KNOWN_WITHOUT_RULE = frozenset({
+    "builtin.module", "func.func", "func.call",
+    "sdy.constant", "sdy.data_flow_edge", "sdy.func_data_flow_edge",
+    "sdy.manual_computation", "sdy.mesh", "sdy.named_computation",
+    "sdy.propagation_barrier", "sdy.reshard", "sdy.sharding_group",
+    "stablehlo.after_all", "stablehlo.case", "stablehlo.constant",
+    "stablehlo.create_token", "stablehlo.get_tuple_element", "stablehlo.infeed",
+    "stablehlo.iota", "stablehlo.optimization_barrier", "stablehlo.outfeed",
+    "stablehlo.partition_id", "stablehlo.recv", "stablehlo.send", "stablehlo.while",
+})
 
 
 def rule_for(*op_names: str) -> Callable[[RuleFunction], RuleFunction]:
@@ -40,10 +56,24 @@ def registered_op_names() -> list[str]:
 
 def create_rule(op, conservative: bool = False) -> OpShardingRule | None:
     """The rule Shardy's registry gives `op`, ignoring any rule already on it."""
-    function = _RULES.get(op.operation.name)
+    operation = op.operation
+    function = _RULES.get(operation.name)
     if function is None:
+        if operation.name not in KNOWN_WITHOUT_RULE and not operation.has_trait(ir.IsTerminatorTrait):
+            _warn_unknown_op_once(operation)
         return None
-    return function(op.operation.opview, conservative)
+    return function(operation.opview, conservative)
+
+
+_warned_about_unknown_op = False
+
+
+def _warn_unknown_op_once(op: ir.Operation) -> None:
+    """Like Shardy, warn about the first unknown op a process meets, and only that one."""
+    global _warned_about_unknown_op
+    if not _warned_about_unknown_op:
+        _warned_about_unknown_op = True
+        emit_warning(op.location, f"op '{op.name}' is unknown to SDY sharding rule registry")
 
 
 def existing_rule(op) -> OpShardingRule | None:
