@@ -94,17 +94,22 @@ def _read_option_value(text: str, i: int) -> tuple[str, int]:
             raise PipelineError(f"unterminated quote in pass options '{text}'")
         return text[i + 1 : end], end + 1
     if i < n and text[i] == "{":
-        depth, start = 0, i
-        while i < n:
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            i += 1
-            if depth == 0:
-                return text[start + 1 : i - 1], i
-        raise PipelineError(f"unbalanced braces in pass options '{text}'")
+        return _read_braced(text, i)
     start = i
     while i < n and text[i] not in " \t\n":
         i += 1
     return text[start:i], i
+
+
+def _read_braced(text: str, i: int) -> tuple[str, int]:
+    """The text inside the balanced `{...}` starting at `i`, and the index after it."""
+    depth, start = 0, i
+    while i < len(text):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        i += 1
+        if depth == 0:
+            return text[start + 1 : i - 1], i
+    raise PipelineError(f"unbalanced braces in '{text}'")
 
 
 def parse_pipeline(text: str) -> tuple[Step, ...]:
@@ -142,15 +147,8 @@ def _parse_elements(text: str, i: int) -> tuple[tuple[Step, ...], int]:
             i += 1
             steps.append(NestedPipeline(name, inner))
         elif i < n and text[i] == "{":
-            depth, opt_start = 0, i
-            while i < n:
-                depth += {"{": 1, "}": -1}.get(text[i], 0)
-                i += 1
-                if depth == 0:
-                    break
-            if depth:
-                raise PipelineError(f"unbalanced braces after '{name}' in pass pipeline")
-            steps.append(PassStep(name, parse_options(text[opt_start + 1 : i - 1])))
+            options, i = _read_braced(text, i)
+            steps.append(PassStep(name, parse_options(options)))
         else:
             steps.append(PassStep(name))
         while i < n and text[i] in " \t\n":

@@ -1,14 +1,14 @@
-"""Rules of stablehlo.slice, dynamic_slice and dynamic_update_slice: unsliced dimensions pass through."""
+"""Rules of stablehlo.slice, pad, dynamic_slice and dynamic_update_slice: unchanged dimensions pass through."""
 
 from pysdy.dialects.sdy import FactorKind
 from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, shape_of
 from pysdy.passes.propagation.rules.registry import rule_for
 
 
-@rule_for("stablehlo.slice")
-def slice_(op, conservative):
-    # Static start indices let a sliced dimension stay sharded by shifting data
-    # (a permutation); conservative propagation blocks it.
+@rule_for("stablehlo.slice", "stablehlo.pad")
+def static_shift(op, conservative):
+    # Static start indices (or padding) let a resized dimension stay sharded by
+    # shifting data (a permutation); conservative propagation blocks it.
     return (
         RuleBuilder.for_op(op)
         .add_pointwise_with_kind_for_mismatch(
