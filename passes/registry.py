@@ -12,6 +12,7 @@ import difflib
 import enum
 import importlib
 import pkgutil
+import typing
 from typing import Any, ClassVar
 
 from jaxlib.mlir import ir
@@ -80,12 +81,10 @@ class Pass:
 
     @classmethod
     def option_specs(cls) -> list[OptionSpec]:
-        hints = {f.name: f.type for f in dataclasses.fields(cls)}
+        hints = typing.get_type_hints(cls)
         specs = []
         for f in dataclasses.fields(cls):
             type_ = hints[f.name]
-            if isinstance(type_, str):
-                type_ = {"bool": bool, "int": int, "str": str}.get(type_) or _resolve_type(cls, type_)
             specs.append(
                 OptionSpec(f.name.replace("_", "-"), f.name, type_, f.default, f.metadata.get("help", ""))
             )
@@ -109,11 +108,6 @@ class Pass:
     @property
     def name(self) -> str:
         return type(self).__name__
-
-
-def _resolve_type(cls: type, name: str) -> type:
-    module = importlib.import_module(cls.__module__)
-    return getattr(module, name)
 
 
 def _did_you_mean(name: str, known) -> str:

@@ -1,0 +1,81 @@
+"""`sdy-basic-propagate`: propagate shardings along compatible axes only, without resolving conflicts."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from jaxlib.mlir import ir
+
+from pysdy.passes.propagation.driver import DirectionFunction, NotConverged, PropagationDriver, propagate_any
+from pysdy.passes.propagation.factor_propagation import BasicFactorPropagation
+from pysdy.passes.propagation.sharding_graph import ShardingGraph
+from pysdy.passes.registry import MODULE, Pass, PassFailure, option, register_pass
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class BasicPropagationPass(Pass):
+    argument = "sdy-basic-propagate"
+    summary = "Runs the basic sharding propagation algorithm."
+    anchor = MODULE
+
+    keep_sharding_rules: bool = option(False, "whether to keep existing and created op sharding rules")
+    module_dump_directory: str = option("", "where to dump any rewritten modules for debugging")
+    conservative_propagation: bool = option(
+        False, "whether to disallow split axes and non-divisible sharding axes during propagation"
+    )
+    debug_sharding_origins: bool = option(
+        False, "whether to save information about the origin of a sharding on the MLIR module"
+    )
+    debug_propagation_edge_sharding: bool = option(
+        False, "whether to save information about the edge source of a sharding on the MLIR module"
+    )
+
+    def run(self, op: ir.Operation) -> None:
+        if self.debug_sharding_origins or self.debug_propagation_edge_sharding:
+            op.location.emit_error("pysdy does not record sharding origins or edge sources (debug options)")
+            raise PassFailure()
+        check_static_shapes(op)
+        graph = ShardingGraph(op, self.conservative_propagation)
+        try:
+            self.propagate(graph, propagate_any)
+        except NotConverged:
+            op.location.emit_error("Failed to converge after 10 iterations. please contact the Shardy team.")
+            raise PassFailure() from None
+        graph.write_back(self.keep_sharding_rules)
+        self.dump(op, "sdy_module_after_propagation")
+
+    def propagate(self, graph: ShardingGraph, direction: DirectionFunction) -> None:
+        """One full propagation; the priority passes layer their iterations over this."""
+        PropagationDriver(graph, BasicFactorPropagation(), direction).run()
+
+    def dump(self, op: ir.Operation, name: str) -> None:
+        if self.module_dump_directory:
+            os.makedirs(self.module_dump_directory, exist_ok=True)
+            with open(os.path.join(self.module_dump_directory, f"{name}.mlir"), "w") as out:
+                out.write(str(op))
+
+
+def check_static_shapes(module: ir.Operation) -> None:
+    """Shardy propagation needs static ranked tensors and no tuples; errors name the first offender."""
+    failure = []
+
+    def visit(op):
+        for result in op.results:
+            type_ = result.type
+            if isinstance(type_, ir.TupleType):
+                op.location.emit_error(f"Shardy propagation doesn't support tuples: {type_}")
+            elif isinstance(type_, ir.ShapedType) and not type_.has_static_shape:
+                op.location.emit_error(
+                    f"Shardy propagation only supports ranked tensors with a static shape. type: {type_}"
+                )
+            else:
+                continue
+            failure.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    if failure:
+        raise PassFailure()

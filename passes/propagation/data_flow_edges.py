@@ -1,0 +1,107 @@
+"""Where a `sdy.data_flow_edge` gets its sources and targets from, by the kind of op that owns it.
+
+A data-flow edge ties values that must be sharded alike: the results of a
+while / case / optimization_barrier with their operands and region returns,
+and the block arguments and results of sdy.named_computation /
+sdy.manual_computation with the values flowing into them. The import pass
+`sdy-add-data-flow-edges` puts an `sdy.data_flow_edge` on each edge owner;
+the edge op holds the sharding of all its targets.
+"""
+
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+EDGE_OP = "sdy.data_flow_edge"
+DATA_FLOW_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
+REGION_EDGE_OPS = frozenset({"sdy.named_computation", "sdy.manual_computation"})
+
+
+def owning_op(value: ir.Value) -> ir.Operation:
+    """The op defining `value`, or owning the block `value` is an argument of."""
+    if isinstance(value, ir.OpResult):
+        return value.owner.operation
+    return value.owner.owner.operation
+
+
+def edge_user(value: ir.Value) -> ir.Operation | None:
+    """The `sdy.data_flow_edge` whose input is `value`, if that edge is `value`'s only use."""
+    uses = list(value.uses)
+    if len(uses) == 1 and uses[0].owner.operation.name == EDGE_OP:
+        return uses[0].owner.operation
+    return None
+
+
+def edge_owner_of_target(value: ir.Value) -> ir.Value | None:
+    """The edge owner `value` is a target of: a result of a data-flow op (while block
+    arguments map to the while's results), or a block argument of a region edge op."""
+    owner = owning_op(value)
+    if owner.name in REGION_EDGE_OPS:
+        return value
+    if isinstance(value, ir.OpResult):
+        return value if owner.name in DATA_FLOW_OPS else None
+    if owner.name in DATA_FLOW_OPS:
+        return owner.results[value.arg_number]
+    return None
+
+
+def edge_owner_of_source(use) -> ir.Value | None:
+    """The edge owner an operand use feeds, if the use is a source of a data-flow edge.
+
+    Mirrors Shardy's lookup: a terminator's operand belongs to the op around
+    it. For a region edge op, a terminator operand feeds the result of that
+    number and an operand feeds the block argument of that number; for a
+    data-flow op, any operand feeds the result of that operand's number
+    (whatever the operand means, e.g. a case index or a while condition).
+    """
+    user = use.owner.operation
+    number = use.operand_number
+    in_terminator = user.has_trait(ir.IsTerminatorTrait)
+    op = user.parent if in_terminator else user
+    if op is None:
+        return None
+    if op.name in REGION_EDGE_OPS:
+        if in_terminator:
+            return op.results[number]
+        return op.regions[0].blocks[0].arguments[number]
+    if op.name in DATA_FLOW_OPS and number < len(op.results):
+        return op.results[number]
+    return None
+
+
+def edge_of_source(use) -> ir.Operation | None:
+    """The `sdy.data_flow_edge` an operand use is a source of, if any."""
+    owner = edge_owner_of_source(use)
+    return None if owner is None else edge_user(owner)
+
+
+def _terminator_operands(region: ir.Region) -> list[ir.Value]:
+    block = region.blocks[0]
+    operations = list(block.operations)
+    return list(operations[-1].operands)
+
+
+def edge_sources(edge: ir.Operation) -> list[ir.Value]:
+    """The values whose shardings flow into the targets of `edge`."""
+    owner_value = edge.operands[0]
+    owner = owning_op(owner_value)
+    if owner.name in REGION_EDGE_OPS:
+        if isinstance(owner_value, ir.OpResult):
+            return [_terminator_operands(owner.regions[0])[owner_value.result_number]]
+        return [owner.operands[owner_value.arg_number]]
+    number = owner_value.result_number
+    if owner.name == "stablehlo.while":
+        return [owner.operands[number], _terminator_operands(owner.regions[1])[number]]
+    if owner.name == "stablehlo.case":
+        return [_terminator_operands(region)[number] for region in owner.regions]
+    return [owner.operands[number]]
+
+
+def non_owner_targets(edge: ir.Operation) -> list[ir.Value]:
+    """Targets other than the owner: a while's cond and body block arguments."""
+    owner_value = edge.operands[0]
+    owner = owning_op(owner_value)
+    if owner.name != "stablehlo.while":
+        return []
+    number = owner_value.result_number
+    return [owner.regions[0].blocks[0].arguments[number], owner.regions[1].blocks[0].arguments[number]]

@@ -1,0 +1,83 @@
+// RUN: pysdy-opt %s -sdy-basic-propagate -split-input-file | filecheck %s
+
+// Data-flow edges (as sdy-add-data-flow-edges leaves them) and sharding groups, through sdy-basic-propagate.
+
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+
+// CHECK-LABEL: func @while_edges(
+// CHECK-SAME:      %arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>}) -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>}) {
+// CHECK-NEXT:    %0 = sdy.constant dense<0> : tensor<i32>
+// CHECK-NEXT:    %1:2 = stablehlo.while(%iterArg = %0, %iterArg_0 = %arg1) : tensor<i32>, tensor<8x16xf32>
+// CHECK-NEXT:    cond {
+// CHECK-NEXT:    %4 = sdy.constant dense<4> : tensor<i32>
+// CHECK-NEXT:    %5 = stablehlo.compare LT, %iterArg, %4 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK-NEXT:    stablehlo.return %5 : tensor<i1>
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    %4 = sdy.constant dense<1> : tensor<i32>
+// CHECK-NEXT:    %5 = stablehlo.add %iterArg, %4 : tensor<i32>
+// CHECK-NEXT:    %6 = stablehlo.add %iterArg_0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT:    stablehlo.return %5, %6 : tensor<i32>, tensor<8x16xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %2 = sdy.data_flow_edge %1#0 : tensor<i32>
+// CHECK-NEXT:    %3 = sdy.data_flow_edge %1#1 sharding=<@mesh, [{"a", ?}, {?}]> : tensor<8x16xf32>
+// CHECK-NEXT:    return %3 : tensor<8x16xf32>
+// CHECK-NEXT:  }
+// Shardings flow through a while loop's data-flow edges, into its body and out.
+func.func @while_edges(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %c = sdy.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.while(%i = %c, %x = %arg1) : tensor<i32>, tensor<8x16xf32>
+    cond {
+      %lim = sdy.constant dense<4> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %lim : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %one = sdy.constant dense<1> : tensor<i32>
+      %n = stablehlo.add %i, %one : tensor<i32>
+      %y = stablehlo.add %x, %arg0 : tensor<8x16xf32>
+      stablehlo.return %n, %y : tensor<i32>, tensor<8x16xf32>
+    }
+  %1 = sdy.data_flow_edge %0#0 : tensor<i32>
+  %2 = sdy.data_flow_edge %0#1 : tensor<8x16xf32>
+  return %2 : tensor<8x16xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+
+// CHECK-LABEL: func @optimization_barrier(
+// CHECK-SAME:      %arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>}) -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {"b", ?}]>}) {
+// CHECK-NEXT:    %0 = stablehlo.optimization_barrier %arg0 : tensor<8x16xf32>
+// CHECK-NEXT:    %1 = sdy.data_flow_edge %0 sharding=<@mesh, [{?}, {"b", ?}]> : tensor<8x16xf32>
+// CHECK-NEXT:    %2 = stablehlo.abs %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}, {"b", ?}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT:    return %2 : tensor<8x16xf32>
+// CHECK-NEXT:  }
+func.func @optimization_barrier(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>}) -> tensor<8x16xf32> {
+  %0 = stablehlo.optimization_barrier %arg0 : tensor<8x16xf32>
+  %1 = sdy.data_flow_edge %0 : tensor<8x16xf32>
+  %2 = stablehlo.abs %1 : tensor<8x16xf32>
+  return %2 : tensor<8x16xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+
+// CHECK-LABEL: func @sharding_group(
+// CHECK-SAME:      %arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>}) -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>}) {
+// CHECK-NEXT:    %0 = stablehlo.abs %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT:    %1 = stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT:    sdy.sharding_group %0 group_id=0 : tensor<8x16xf32>
+// CHECK-NEXT:    sdy.sharding_group %1 group_id=0 : tensor<8x16xf32>
+// CHECK-NEXT:    %2 = stablehlo.add %0, %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT:    return %2 : tensor<8x16xf32>
+// CHECK-NEXT:  }
+// Values in one sharding group end up sharded alike.
+func.func @sharding_group(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = stablehlo.abs %arg0 : tensor<8x16xf32>
+  %1 = stablehlo.negate %arg1 : tensor<8x16xf32>
+  sdy.sharding_group %0 group_id=0 : tensor<8x16xf32>
+  sdy.sharding_group %1 group_id=0 : tensor<8x16xf32>
+  %2 = stablehlo.add %0, %1 : tensor<8x16xf32>
+  return %2 : tensor<8x16xf32>
+}

@@ -1,0 +1,38 @@
+"""Runs a propagation pass (or pipeline) in jaxlib's C++ and in pysdy on the same module text."""
+
+from __future__ import annotations
+
+import functools
+
+from jaxlib.mlir import ir, passmanager
+
+from jax_corpus import corpus
+from pysdy.dialects.context import make_context
+from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+
+
+def cpp_output(text: str, pipeline: str) -> str:
+    with make_context():
+        module = ir.Module.parse(text)
+        passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
+        return str(module)
+
+
+def pysdy_output(text: str, pipeline: str) -> str:
+    with make_context():
+        module = ir.Module.parse(text)
+        run_pipeline(module, parse_pipeline(pipeline))
+        return str(module)
+
+
+@functools.cache
+def imported_corpus() -> dict[str, str]:
+    """The JAX corpus after jaxlib's C++ import pipeline: the input propagation passes expect."""
+    return {name: cpp_output(text, "sdy-import-pipeline") for name, text in corpus().items()}
+
+
+def first_difference(expected: str, actual: str) -> str:
+    for number, (want, got) in enumerate(zip(expected.splitlines(), actual.splitlines()), 1):
+        if want != got:
+            return f"line {number}:\n  C++:   {want.strip()}\n  pysdy: {got.strip()}"
+    return "outputs differ in length"
