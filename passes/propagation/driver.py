@@ -29,6 +29,10 @@ def propagate_any(node: Node, factor: int) -> PropagationDirection:
     return PropagationDirection.BOTH
 
 
+def propagate_any_factor(factor: int) -> PropagationDirection:
+    return PropagationDirection.BOTH
+
+
 class NotConverged(Exception):
     """The driver still changed shardings after MAX_ITERATIONS iterations."""
 
@@ -149,18 +153,49 @@ class PropagationDriver:
     # ------------------------------------------------------------------
 
     def _visit(self, node: Node) -> bool:
+        """Visits a node as Shardy would; returns whether any sharding changed.
+
+        A visit is a function of the shardings of the node's slots, the
+        strategy and the direction, and a visit that changes nothing notifies
+        nothing. So when none of these moved since such a visit, the visit is
+        skipped: the outcome is the same, it is only faster.
+        """
+        slots = self.graph.slots
+        seen = (
+            self.strategy.__class__,
+            self.direction,
+            tuple(-1 if s is None else slots[s].version for s in node.operands),
+            tuple(-1 if s is None else slots[s].version for s in node.results),
+        )
+        if node.settled == seen:
+            return False
+        changed = self._propagate_node(node)
+        node.settled = None if changed else seen
+        return changed
+
+    def _propagate_node(self, node: Node) -> bool:
         if node.kind is NodeKind.BARRIER:
             direction = PropagationDirection(node.allowed_direction)
-            return self.propagate(node, node.operands, node.results, lambda factor: direction)
+            return self.propagate(node, node.operands, node.results, lambda factor: direction, "barrier")
         conservative = self.graph.conservative and node.kind is NodeKind.RULE
         return self.propagate(
-            node, node.operands, node.results, lambda factor: self.direction(node, factor), conservative
+            node, node.operands, node.results, lambda factor: self.direction(node, factor), self.direction, conservative
         )
 
     def propagate(
-        self, node: Node, operands, results, direction_along_factor, conservative: bool = False, notify: bool = True
+        self,
+        node: Node,
+        operands,
+        results,
+        direction_along_factor,
+        direction_key,
+        conservative: bool = False,
+        notify: bool = True,
     ) -> bool:
-        """Propagates between the slots `operands` and `results` through `node`'s rule."""
+        """Propagates between the slots `operands` and `results` through `node`'s rule.
+
+        `direction_key` identifies `direction_along_factor` for the step cache.
+        """
         graph = self.graph
         slots = graph.slots
         transform = node.edge_transform
@@ -171,18 +206,32 @@ class PropagationDriver:
         mesh_name = common_mesh_name(operand_shardings, result_shardings, graph.meshes)
         if mesh_name is None:
             return False
-        new_operands, new_results = propagate_through_op(
-            operand_shardings,
-            result_shardings,
-            node.rule,
-            mesh_name,
-            graph.meshes[mesh_name],
-            self.strategy,
-            direction_along_factor,
-            conservative,
-            node.name,
-            node.elementwise,
+        cache = graph.cache
+        if transform is not None and result_shardings[0] is not None:
+            result_shardings[0] = cache.intern(result_shardings[0])
+        key = (
+            id(node.rule), node.name, node.elementwise, node.kind, node.allowed_direction,
+            direction_key, self.strategy.__class__, conservative, mesh_name,
+            tuple(map(id, operand_shardings)), tuple(map(id, result_shardings)),
         )
+
+        def compute() -> tuple:
+            new_operands, new_results = propagate_through_op(
+                operand_shardings,
+                result_shardings,
+                node.rule,
+                mesh_name,
+                graph.meshes[mesh_name],
+                self.strategy,
+                direction_along_factor,
+                conservative,
+                node.name,
+                node.elementwise,
+            )
+            return [cache.intern(s) for s in new_operands], [cache.intern(s) for s in new_results]
+
+        new_operands, new_results = cache.step(key, compute)
+        new_results = list(new_results)
         if transform is not None and new_results[0] is not None:
             new_results[0] = transform.after_propagation(new_results[0])
         updated = False
@@ -223,9 +272,10 @@ class PropagationDriver:
             for returned, result, shape in zip(func.returned, func.results, func.shapes):
                 if shape is None or returned is None:
                     continue
-                edge = Node(func_node.op, func_node.name, None, NodeKind.RULE, identity_rule(shape, 1, 1))
+                rule = graph.cache.intern(identity_rule(shape, 1, 1))
+                edge = Node(func_node.op, func_node.name, None, NodeKind.RULE, rule)
                 self._current = None
-                self.propagate(edge, [returned], [result], lambda factor: PropagationDirection.BOTH, notify=False)
+                self.propagate(edge, [returned], [result], propagate_any_factor, "any", notify=False)
 
 
 def common_mesh_name(operands, results, meshes: dict[str, Mesh]) -> str | None:

@@ -9,6 +9,8 @@ the direction the caller allows.
 
 from __future__ import annotations
 
+import functools
+
 from pysdy.dialects.sdy import FactorKind
 from pysdy.passes.propagation.factor_propagation import (
     PropagationDirection,
@@ -43,8 +45,10 @@ def any_direction(node: Node, factor: int) -> PropagationDirection:
 SCHEDULE = (pass_through_ops, pass_through_factors, any_direction)
 
 
+@functools.cache
 def direction_at_step(step: int, allowed):
-    """The direction function for op-priority step `step`, within what `allowed` permits."""
+    """The direction function for op-priority step `step`, within what `allowed` permits
+    (one function object per step, so visits can tell directions apart)."""
     heuristics = SCHEDULE[: step + 1]
 
     def direction(node: Node, factor: int) -> PropagationDirection:

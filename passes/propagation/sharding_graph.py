@@ -22,6 +22,7 @@ from pysdy.passes.propagation.elementwise import is_elementwise
 from pysdy.passes.propagation.manual_computation import ManualEdgeTransform
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.rules.builder import identity_rule, shape_of
+from pysdy.passes.propagation.step_cache import StepCache
 
 SHARDING = "sdy.sharding"
 
@@ -56,6 +57,8 @@ class Node:
     erased: bool = False
     elementwise: bool = False
     edge_transform: ManualEdgeTransform | None = None  # of an edge of a manual computation
+    # What the last visit that changed nothing saw (see PropagationDriver._visit).
+    settled: tuple | None = None
 
 
 @dataclasses.dataclass
@@ -68,6 +71,7 @@ class Slot:
     notify: list[int] = dataclasses.field(default_factory=list)  # nodes to revisit when it changes
     group: int | None = None  # sharding group id
     changed: bool = False
+    version: int = 0  # bumped on every change
 
 
 @dataclasses.dataclass
@@ -91,6 +95,7 @@ class ShardingGraph:
         self.meshes: dict[str, Mesh] = {}
         self.funcs: list[FuncResults] = []
         self.groups: dict[int, list[int]] = {}
+        self.cache = StepCache()
         self._node_of: dict[ir.Operation, int] = {}
         self._slot_of: dict[ir.Value, int] = {}
         self._read()
@@ -170,6 +175,7 @@ class ShardingGraph:
                 per_value = TensorShardingPerValue.from_attr(owner_op.attributes[SHARDING])
                 sharding = per_value.shardings[value.result_number]
             slot = Slot(SlotKind.OP_RESULT, sharding, rank, self.node_of(owner_op), value.result_number)
+        slot.sharding = self.cache.intern(slot.sharding)
         self.slots.append(slot)
         return len(self.slots) - 1
 
@@ -186,17 +192,17 @@ class ShardingGraph:
         if node.name == edges.EDGE_OP:
             node.kind = NodeKind.EDGE
             node.operands = [self.slot(v) for v in edges.edge_sources(op)]
-            node.rule = identity_rule(shape_of(op.results[0]), len(node.operands), 1)
+            node.rule = self.cache.intern(identity_rule(shape_of(op.results[0]), len(node.operands), 1))
             node.edge_transform = _manual_edge_transform(op)
         elif node.name == "sdy.propagation_barrier":
             node.kind = NodeKind.BARRIER
-            node.rule = identity_rule(shape_of(op.results[0]), 1, 1)
+            node.rule = self.cache.intern(identity_rule(shape_of(op.results[0]), 1, 1))
             node.allowed_direction = ir.IntegerAttr(op.attributes["allowed_direction"]).value
         else:
             rule = get_or_create_rule(op, self.conservative)
             if rule is not None:
                 node.kind = NodeKind.RULE
-                node.rule = rule
+                node.rule = self.cache.intern(rule)
 
     def _notify_list(self, value: ir.Value) -> list[int]:
         """Nodes Shardy revisits when `value`'s sharding changes, in its order."""
@@ -236,6 +242,7 @@ class ShardingGraph:
             returned.append(self.slot(value) if is_tensor else None)
             shapes.append(tuple(value.type.shape) if is_tensor else None)
             sharding = _sharding_in(ir.DictAttr(result_attrs[number])) if result_attrs is not None else None
+            sharding = self.cache.intern(sharding)
             self.slots.append(Slot(SlotKind.FUNC_RESULT, sharding, len(shape_of(value)), index, number))
             results.append(len(self.slots) - 1)
         self.funcs.append(FuncResults(index, returned, results, shapes))
@@ -264,16 +271,19 @@ class ShardingGraph:
             for other in node.results:
                 if other is not None and other != slot_id and self.slots[other].sharding is None:
                     other_slot = self.slots[other]
-                    other_slot.sharding = TensorSharding.fully_open(sharding.mesh, other_slot.rank)
+                    other_slot.sharding = self.cache.intern(TensorSharding.fully_open(sharding.mesh, other_slot.rank))
                     other_slot.changed = True
-        slot.sharding = sharding
+                    other_slot.version += 1
+        slot.sharding = self.cache.intern(sharding)
         slot.changed = True
+        slot.version += 1
 
     def replace_sharding(self, slot_id: int, sharding: TensorSharding) -> None:
         """Replaces a slot's sharding in place, touching nothing else (Shardy's transformSharding)."""
         slot = self.slots[slot_id]
-        slot.sharding = sharding
+        slot.sharding = self.cache.intern(sharding)
         slot.changed = True
+        slot.version += 1
 
     # ------------------------------------------------------------------
     # Writing back
