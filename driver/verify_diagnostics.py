@@ -15,7 +15,7 @@ import re
 from pysdy.driver.diagnostics import Diagnostic, Position
 
 _EXPECTATION = re.compile(
-    r"expected-(error|warning|remark|note)(?:@(above|below|[+-]?\d+))?\s*\{\{(.*?)\}\}"
+    r"expected-(error|warning|remark|note)(?:\s*@(above|below|[+-]?\d+))?\s*\{\{(.*?)\}\}"
 )
 _ONLY_EXPECTATIONS = re.compile(r"^\s*//\s*expected-")
 

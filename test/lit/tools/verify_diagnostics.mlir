@@ -41,3 +41,13 @@ func.func @above(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"
 func.func @same_line(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   return %arg9 : tensor<8xf32> // expected-error {{use of undeclared SSA value name}}
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+
+// A space before the designator is allowed, as in MLIR.
+// expected-error @+1 {{unknown axis name: "d"}}
+func.func @space_before_designator(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"d"}]>}) -> tensor<8xf32> {
+  return %arg0 : tensor<8xf32>
+}

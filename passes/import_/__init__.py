@@ -1,0 +1,1 @@
+"""Shardy's import passes: the clean-up and set-up steps that run before sharding propagation."""

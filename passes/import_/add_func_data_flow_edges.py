@@ -1,0 +1,44 @@
+"""`sdy-add-func-data-flow-edges`: put an `sdy.func_data_flow_edge` on every call result and on the arguments
+of every function but `main`."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from pysdy.dialects.sdy import TensorShardingPerValue
+from pysdy.passes.import_.call_graph import functions, has_body
+from pysdy.passes.import_.ir_utils import insertion_point_after_value, location_of, ops_in_walk_order
+from pysdy.passes.import_.shardings import SHARDING, get_sharding, is_static_shaped
+from pysdy.passes.import_.symbols import symbol_name
+from pysdy.passes.registry import Pass, register_pass
+
+MAIN = "main"
+
+
+def _add_edges(owners: list[ir.Value]) -> None:
+    for owner in reversed(owners):
+        if not is_static_shaped(owner):
+            continue
+        edge = sdy.FuncDataFlowEdgeOp(owner, loc=location_of(owner), ip=insertion_point_after_value(owner))
+        sharding = get_sharding(owner)
+        if sharding is not None:
+            edge.operation.attributes[SHARDING] = TensorShardingPerValue((sharding,)).to_attr()
+        owner.replace_all_uses_except(edge.result, edge.operation)
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class AddFuncDataFlowEdgesPass(Pass):
+    argument = "sdy-add-func-data-flow-edges"
+    summary = "Inserts `FuncDataFlowEdgeOp` for every func/call data-flow edge."
+
+    def run(self, op: ir.Operation) -> None:
+        for func in functions(op):
+            if has_body(func) and symbol_name(func) != MAIN:
+                _add_edges(list(func.regions[0].blocks[0].arguments))
+        for call in ops_in_walk_order(op):
+            if call.name == "func.call":
+                _add_edges(list(call.results))

@@ -1,0 +1,165 @@
+"""`sdy-apply-sharding-constraints`: copy the sharding of a sharding constraint (or a manual computation's
+in-sharding) onto its input when the constraint dictates it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from pysdy.dialects.sdy import TensorSharding
+from pysdy.passes.import_.data_flow import DATA_FLOW_EDGE, MANUAL_COMPUTATION, data_flow_edge_of
+from pysdy.passes.import_.ir_utils import insertion_point_after_value, ops_in_walk_order
+from pysdy.passes.import_.shardings import get_sharding, rank, set_sharding, shardable_value
+from pysdy.passes.propagation.rules import get_or_create_rule
+from pysdy.passes.registry import Pass, PassFailure, option, register_pass
+
+CONSTRAINT = "sdy.sharding_constraint"
+CONSTRAINT_USERS = frozenset({CONSTRAINT, MANUAL_COMPUTATION})
+
+
+def _constraint_sharding(op: ir.Operation) -> ir.Attribute:
+    return op.attributes["sharding"]
+
+
+def _in_sharding(manual: ir.Operation, index: int) -> ir.Attribute:
+    return sdy.TensorShardingPerValueAttr(manual.attributes["in_shardings"]).shardings[index]
+
+
+def _used_by_constraint_with_other_sharding(value: ir.Value, sharding: ir.Attribute) -> bool:
+    for use in value.uses:
+        user = use.owner.operation
+        if user.name == CONSTRAINT and _constraint_sharding(user) != sharding:
+            return True
+        if user.name == MANUAL_COMPUTATION and _in_sharding(user, use.operand_number) != sharding:
+            return True
+    return False
+
+
+def _used_by_constraint(value: ir.Value, excluded: ir.Operation | None = None) -> bool:
+    return any(
+        use.owner.name in CONSTRAINT_USERS and (excluded is None or use.owner.operation != excluded)
+        for use in value.uses
+    )
+
+
+def _should_apply(value: ir.Value, sharding: ir.Attribute) -> bool:
+    if shardable_value(value) is None or get_sharding(value) is not None:
+        return False
+    # Only a fully closed sharding dictates its input's sharding (as in GSPMD).
+    if not all(dim.is_closed for dim in TensorSharding.from_attr(sharding).dims):
+        return False
+    return not _used_by_constraint_with_other_sharding(value, sharding)
+
+
+def _is_data_flow_target(value: ir.Value) -> bool:
+    defined_by_edge = isinstance(value, ir.OpResult) and value.owner.name == DATA_FLOW_EDGE
+    return defined_by_edge or data_flow_edge_of(value) is not None
+
+
+def _apply(op: ir.Operation, value: ir.Value, sharding: ir.Attribute, constraint_after_value) -> None:
+    """Gives `value` the constraint's sharding; a data-flow target instead gets its uses routed through a
+    constraint right after it, so the other targets of its edge stay unconstrained."""
+    if not _should_apply(value, sharding):
+        return
+    if _is_data_flow_target(value):
+        constraint = constraint_after_value()
+        value.replace_all_uses_except(constraint.results[0], constraint)
+        unreduced = TensorSharding.from_attr(sharding).unreduced
+        if unreduced:
+            # Unreduced axes don't propagate, so the value itself must carry them.
+            mesh = TensorSharding.from_attr(sharding).mesh
+            open_sharding = TensorSharding.fully_open(mesh, rank(value))
+            set_sharding(value, dataclasses.replace(open_sharding, unreduced=unreduced))
+        return
+    get_or_create_rule(op, False, set_on_op=True)
+    set_sharding(value, TensorSharding.from_attr(sharding))
+
+
+def _move_after_value(op: ir.Operation, value: ir.Value) -> None:
+    if isinstance(value, ir.OpResult):
+        op.move_after(value.owner.operation)
+    else:
+        op.move_before(value.owner.operations[0].operation)
+
+
+def _chain_tail(head: ir.Operation) -> ir.Operation | None:
+    """The last constraint of a chain of at least two starting at `head`, when every constraint but the
+    last has a single use and the chain's input has no sharding and no other constraint users."""
+    value = head.operands[0]
+    if isinstance(value, ir.OpResult) and value.owner.name == CONSTRAINT:
+        return None
+    if get_sharding(value) is not None or _used_by_constraint(value, excluded=head):
+        return None
+    tail = head
+    while True:
+        uses = list(tail.results[0].uses)
+        if len(uses) != 1 or uses[0].owner.name != CONSTRAINT:
+            break
+        tail = uses[0].owner.operation
+    if tail == head or _used_by_constraint(tail.results[0]):
+        return None
+    return tail
+
+
+def _apply_constraint(constraint: ir.Operation) -> None:
+    value = constraint.operands[0]
+    tail = _chain_tail(constraint)
+    if tail is not None:
+        # Later uses of the chain's input in the tail's block should see the chain's sharding.
+        for use in list(value.uses):
+            user = use.owner.operation
+            if (
+                user != constraint
+                and user.name != "func.return"
+                and user.block == tail.block
+                and tail.is_before_in_block(user)
+            ):
+                user.operands[use.operand_number] = tail.results[0]
+
+    def constraint_after_value():
+        _move_after_value(constraint, value)
+        return constraint
+
+    _apply(constraint, value, _constraint_sharding(constraint), constraint_after_value)
+
+
+def _apply_in_shardings(manual: ir.Operation) -> None:
+    for index, operand in enumerate(list(manual.operands)):
+        sharding = _in_sharding(manual, index)
+
+        def constraint_after_value(operand=operand, sharding=sharding):
+            return sdy.ShardingConstraintOp(
+                operand, sharding, loc=manual.location, ip=insertion_point_after_value(operand)
+            ).operation
+
+        _apply(manual, operand, sharding, constraint_after_value)
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class ApplyShardingConstraintsPass(Pass):
+    argument = "sdy-apply-sharding-constraints"
+    summary = "Applies constraints that dictate the sharding of their input."
+
+    debug_sharding_origins: bool = option(
+        False,
+        "Whether to compute the debug origin shardings for constraints. See `debug-sharding-origins` option in "
+        "propagation for more info.",
+    )
+    debug_propagation_edge_sharding: bool = option(
+        False,
+        "Whether to sink the debug propagation edge sharding info. See `debug-propagation-edge-sharding` option "
+        "in propagation for more info.",
+    )
+
+    def run(self, op: ir.Operation) -> None:
+        if self.debug_sharding_origins or self.debug_propagation_edge_sharding:
+            op.location.emit_error("pysdy's sdy-apply-sharding-constraints does not record debug shardings")
+            raise PassFailure()
+        for nested in ops_in_walk_order(op):
+            if nested.name == CONSTRAINT:
+                _apply_constraint(nested)
+            elif nested.name == MANUAL_COMPUTATION:
+                _apply_in_shardings(nested)

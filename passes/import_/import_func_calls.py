@@ -1,0 +1,105 @@
+"""`sdy-import-func-calls`: replace each `func.call` with an `sdy.named_computation` holding the callee's body."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from pysdy.passes.diagnostics import emit_warning
+from pysdy.passes.import_ import data_flow
+from pysdy.passes.import_.add_data_flow_edges import add_data_flow_edges
+from pysdy.passes.import_.call_graph import callee_name, original_func_name, walk_calls
+from pysdy.passes.import_.ir_utils import ops_in_walk_order
+from pysdy.passes.import_.propagate_sharding_from_func_to_call import func_shardings
+from pysdy.passes.import_.shardings import SHARDING
+from pysdy.passes.import_.symbols import SymbolTable
+from pysdy.passes.registry import Pass, option, register_pass
+
+CALL_INHERENT_ATTRS = frozenset({"callee", "arg_attrs", "res_attrs", "no_inline"})
+
+
+def _discardable_attrs(call: ir.Operation) -> dict[str, ir.Attribute]:
+    """The call's attributes a named computation should carry: all but its own and its result shardings."""
+    return {n: call.attributes[n] for n in call.attributes if n not in CALL_INHERENT_ATTRS and n != SHARDING}
+
+
+def _move_body(func: ir.Operation, named: ir.Operation) -> None:
+    """Moves `func`'s body into `named`'s region, turning `func.return` into `sdy.return`."""
+    func_block = func.regions[0].blocks[0]
+    arguments = list(func_block.arguments)
+    block = named.regions[0].blocks.append(*[a.type for a in arguments], arg_locs=[a.location for a in arguments])
+    for old, new in zip(arguments, block.arguments):
+        old.replace_all_uses_with(new)
+    for op in list(func_block.operations):
+        op = op.operation
+        op.detach_from_parent()
+        ir.InsertionPoint(block).insert(op)
+    terminator = block.operations[len(block.operations) - 1].operation
+    sdy.ReturnOp(list(terminator.operands), loc=terminator.location, ip=ir.InsertionPoint(terminator))
+    terminator.erase()
+
+
+def _set_attrs(named: ir.Operation, name: str, in_shardings, out_shardings, extra: dict[str, ir.Attribute]) -> None:
+    named.attributes["name"] = ir.StringAttr.get(name)
+    if in_shardings is not None:
+        named.attributes["in_shardings"] = in_shardings.to_attr()
+    if out_shardings is not None:
+        named.attributes["out_shardings"] = out_shardings
+    for key, value in extra.items():
+        named.attributes[key] = value
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class ImportFuncCallsPass(Pass):
+    argument = "sdy-import-func-calls"
+    summary = "Inline calls into `NamedComputationOp`."
+
+    add_data_flow_edges_on_named_computations: bool = option(
+        True, "Whether to add data flow edges on named computations."
+    )
+
+    def run(self, op: ir.Operation) -> None:
+        symbols = SymbolTable(op)
+        moved: dict[str, ir.Operation] = {}
+        warned = False
+        for call in walk_calls(op, symbols):
+            name = callee_name(call)
+            func = symbols.lookup(name)
+            in_shardings = func_shardings(func, "arg_attrs", list(call.operands), symbols)
+            out_shardings = call.attributes[SHARDING] if SHARDING in call.attributes else None
+            if name in moved:
+                if not warned:
+                    emit_warning(
+                        call.location,
+                        f"function @{name} has multiple call ops, we need to clone the function body for each call",
+                    )
+                    warned = True
+                named = moved[name].clone(ir.InsertionPoint(call))
+                for attribute in list(named.attributes):
+                    del named.attributes[attribute]
+                for index, operand in enumerate(call.operands):
+                    named.operands[index] = operand
+            else:
+                named = sdy.NamedComputationOp(
+                    [r.type for r in call.results],
+                    original_func_name(func),
+                    list(call.operands),
+                    loc=call.location,
+                    ip=ir.InsertionPoint(call),
+                ).operation
+                _move_body(func, named)
+                moved[name] = named
+            _set_attrs(named, original_func_name(func), in_shardings, out_shardings, _discardable_attrs(call))
+            for old, new in zip(call.results, named.results):
+                old.replace_all_uses_with(new)
+            call.erase()
+        for name in moved:
+            symbols.erase(symbols.lookup(name))
+        if self.add_data_flow_edges_on_named_computations:
+            for named in ops_in_walk_order(op):
+                if named.name == data_flow.NAMED_COMPUTATION:
+                    add_data_flow_edges(data_flow.block_arg_edge_owners(named))
+                    add_data_flow_edges(data_flow.result_edge_owners(named))

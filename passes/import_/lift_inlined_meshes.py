@@ -1,0 +1,82 @@
+"""`sdy-lift-inlined-meshes`: replace meshes inlined in shardings with `sdy.mesh` symbols, deduplicating meshes."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from pysdy.dialects.sdy import Mesh, TensorSharding
+from pysdy.passes.import_.ir_utils import insertion_point_after
+from pysdy.passes.import_.sharding_walker import transform_shardings
+from pysdy.passes.import_.symbols import SymbolTable, symbol_name
+from pysdy.passes.registry import Pass, register_pass
+
+EMPTY_MESH_NAME = "empty_mesh"
+STABLEHLO_MESH = "stablehlo.mesh"
+
+
+def _new_mesh_name(mesh: Mesh) -> str:
+    if mesh.is_maximal:
+        return f"maximal_mesh_{mesh.device_ids[0]}"
+    if not mesh.axes:
+        return EMPTY_MESH_NAME
+    return "mesh"
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class LiftInlinedMeshesPass(Pass):
+    argument = "sdy-lift-inlined-meshes"
+    summary = "Lifts inlined `MeshAttr`s in shardings as symbol `MeshOp`s."
+
+    def run(self, op: ir.Operation) -> None:
+        symbols = SymbolTable(op)
+        body = op.regions[0].blocks[0]
+        # Mesh (or the name of a deduplicated mesh op) -> name of the mesh op to refer to.
+        new_names: dict[Mesh | str, str] = {}
+        last_mesh_op = None
+        for mesh_op in [o.operation for o in body.operations if o.operation.name == "sdy.mesh"]:
+            mesh = Mesh.from_attr(mesh_op.attributes["mesh"])
+            if mesh in new_names:
+                new_names[symbol_name(mesh_op)] = new_names[mesh]
+                symbols.erase(mesh_op)
+            else:
+                new_names[mesh] = symbol_name(mesh_op)
+                last_mesh_op = mesh_op
+        if last_mesh_op is None:
+            insertion_point = ir.InsertionPoint.at_block_begin(body)
+        else:
+            insertion_point = insertion_point_after(last_mesh_op)
+
+        def lift(sharding: TensorSharding) -> TensorSharding:
+            new_name = new_names.get(sharding.mesh)
+            if new_name is None and isinstance(sharding.mesh, Mesh):
+                name = _new_mesh_name(sharding.mesh)
+                mesh_op = sdy.MeshOp(name, sharding.mesh.to_attr(), loc=op.location, ip=insertion_point)
+                new_name = symbols.insert(mesh_op.operation, name)
+                new_names[sharding.mesh] = new_name
+            if new_name is None:
+                return sharding
+            return dataclasses.replace(sharding, mesh=new_name)
+
+        transform_shardings(op, lift)
+        for mesh_op in body.operations:
+            if mesh_op.operation.name == "sdy.mesh" and STABLEHLO_MESH not in mesh_op.attributes:
+                mesh_op.attributes[STABLEHLO_MESH] = _stablehlo_mesh(Mesh.from_attr(mesh_op.attributes["mesh"]))
+
+
+def _stablehlo_mesh(mesh: Mesh) -> ir.Attribute:
+    """The `stablehlo.mesh` dictionary mirroring an sdy mesh, which Shardy puts on every mesh op."""
+    i64 = ir.IntegerType.get_signless(64)
+    axes = [
+        ir.DictAttr.get({"name": ir.StringAttr.get(a.name), "size": ir.IntegerAttr.get(i64, a.size)})
+        for a in mesh.axes
+    ]
+    entries = {"axes": ir.ArrayAttr.get(axes)}
+    if mesh.device_ids:
+        entries["device_ids"] = ir.DenseIntElementsAttr.get(np.array(mesh.device_ids, dtype=np.int64))
+    return ir.DictAttr.get(entries)

@@ -1,0 +1,197 @@
+// RUN: pysdy-opt %s -split-input-file -sdy-apply-sharding-constraints 2>/dev/null | filecheck %s
+
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK-LABEL: func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>, %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}], unreduced={"a"}>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+// CHECK-NEXT: %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : tensor<8x8xf32>
+// CHECK-NEXT: %1 = sdy.sharding_constraint %0 <@mesh, [{"a"}, {}]> {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
+// CHECK-NEXT: %2 = sdy.sharding_constraint %arg1 <@mesh, [{"a"}, {?}]> : tensor<8x8xf32>
+// CHECK-NEXT: %3 = stablehlo.multiply %0, %2 : tensor<8x8xf32>
+// CHECK-NEXT: %4 = sdy.sharding_constraint %arg2 <@mesh, [{}, {"b"}], unreduced={"a"}> {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
+// CHECK-NEXT: %5 = stablehlo.negate %arg2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : tensor<8x8xf32>
+// CHECK-NEXT: %6 = stablehlo.abs %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b"}, {}]>]>} : tensor<8x8xf32>
+// CHECK-NEXT: %7 = sdy.sharding_constraint %6 <@mesh, [{"b"}, {}]> {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
+// CHECK-NEXT: %8 = sdy.sharding_constraint %7 <@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+// CHECK-NEXT: %9 = stablehlo.add %8, %8 : tensor<8x8xf32>
+// CHECK-NEXT: %10 = stablehlo.add %9, %8 : tensor<8x8xf32>
+// CHECK-NEXT: %11 = sdy.manual_computation(%5) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg3: tensor<4x8xf32>) {
+// CHECK-NEXT: sdy.return %arg3 : tensor<4x8xf32>
+// CHECK-NEXT: } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: return %10, %11 : tensor<8x8xf32>, tensor<8x8xf32>
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>, %arg2: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+  %1 = sdy.sharding_constraint %0 <@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+  %2 = sdy.sharding_constraint %arg1 <@mesh, [{"a"}, {?}]> : tensor<8x8xf32>
+  %3 = stablehlo.multiply %0, %2 : tensor<8x8xf32>
+  %4 = sdy.sharding_constraint %arg2 <@mesh, [{}, {"b"}], unreduced={"a"}> : tensor<8x8xf32>
+  %5 = stablehlo.negate %arg2 : tensor<8x8xf32>
+  %6 = stablehlo.abs %arg0 : tensor<8x8xf32>
+  %7 = sdy.sharding_constraint %6 <@mesh, [{"b"}, {}]> : tensor<8x8xf32>
+  %8 = sdy.sharding_constraint %7 <@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+  %9 = stablehlo.add %6, %6 : tensor<8x8xf32>
+  %10 = stablehlo.add %9, %8 : tensor<8x8xf32>
+  %11 = sdy.manual_computation(%5) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%b: tensor<4x8xf32>) {
+    sdy.return %b : tensor<4x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %10, %11 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK-LABEL: func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<i32>) -> tensor<8x8xf32> {
+// CHECK-NEXT: %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1) : tensor<8x8xf32>, tensor<i32> attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>, <@mesh, []>]>}
+// CHECK-NEXT: cond {
+// CHECK-NEXT: %c = stablehlo.constant dense<3> : tensor<i32>
+// CHECK-NEXT: %5 = stablehlo.compare LT, %iterArg_0, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK-NEXT: stablehlo.return %5 : tensor<i1>
+// CHECK-NEXT: } do {
+// CHECK-NEXT: %5 = sdy.sharding_constraint %iterArg <@mesh, [{"a"}, {}]> {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
+// CHECK-NEXT: %6 = stablehlo.add %5, %iterArg : tensor<8x8xf32>
+// CHECK-NEXT: stablehlo.return %6, %iterArg_0 : tensor<8x8xf32>, tensor<i32>
+// CHECK-NEXT: }
+// CHECK-NEXT: %1 = stablehlo.negate %0#0 : tensor<8x8xf32>
+// CHECK-NEXT: %2 = sdy.sharding_constraint %0#0 <@mesh, [{"b"}, {}], unreduced={"a"}> : tensor<8x8xf32>
+// CHECK-NEXT: %3 = sdy.manual_computation(%0#0) in_shardings=[<@mesh, [{"b"}, {}]>] out_shardings=[<@mesh, [{"b"}, {}]>] manual_axes={"b"} (%arg2: tensor<4x8xf32>) {
+// CHECK-NEXT: sdy.return %arg2 : tensor<4x8xf32>
+// CHECK-NEXT: } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: %4 = stablehlo.add %2, %3 : tensor<8x8xf32>
+// CHECK-NEXT: return %4 : tensor<8x8xf32>
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<i32>) -> tensor<8x8xf32> {
+  %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1) : tensor<8x8xf32>, tensor<i32>
+    cond {
+    %c = stablehlo.constant dense<3> : tensor<i32>
+    %1 = stablehlo.compare  LT, %iterArg_0, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %1 = sdy.sharding_constraint %iterArg <@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+    %2 = stablehlo.add %1, %iterArg : tensor<8x8xf32>
+    stablehlo.return %2, %iterArg_0 : tensor<8x8xf32>, tensor<i32>
+  }
+  %5 = stablehlo.negate %0#0 : tensor<8x8xf32>
+  %6 = sdy.sharding_constraint %0#0 <@mesh, [{"b"}, {}], unreduced={"a"}> : tensor<8x8xf32>
+  %11 = sdy.manual_computation(%0#0) in_shardings=[<@mesh, [{"b"}, {}]>] out_shardings=[<@mesh, [{"b"}, {}]>] manual_axes={"b"} (%b: tensor<4x8xf32>) {
+    sdy.return %b : tensor<4x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %7 = stablehlo.add %6, %11 : tensor<8x8xf32>
+  return %7 : tensor<8x8xf32>
+}
+
+// -----
+
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK-LABEL: func.func @main(%arg0: tensor<8x2xf32>, %arg1: tensor<i32>, %arg2: !stablehlo.token) -> tensor<8x2xf32> {
+// CHECK-NEXT: %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1) : tensor<8x2xf32>, tensor<i32> attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>, <@mesh, []>]>}
+// CHECK-NEXT: cond {
+// CHECK-NEXT: %c = stablehlo.constant dense<3> : tensor<i32>
+// CHECK-NEXT: %7 = stablehlo.compare LT, %iterArg_0, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK-NEXT: stablehlo.return %7 : tensor<i1>
+// CHECK-NEXT: } do {
+// CHECK-NEXT: %7 = stablehlo.add %iterArg, %iterArg : tensor<8x2xf32>
+// CHECK-NEXT: stablehlo.return %7, %iterArg_0 : tensor<8x2xf32>, tensor<i32>
+// CHECK-NEXT: }
+// CHECK-NEXT: %1 = "stablehlo.case"(%arg1) ({
+// CHECK-NEXT: stablehlo.return %0#0 : tensor<8x2xf32>
+// CHECK-NEXT: }, {
+// CHECK-NEXT: stablehlo.return %arg0 : tensor<8x2xf32>
+// CHECK-NEXT: }) : (tensor<i32>) -> tensor<8x2xf32>
+// CHECK-NEXT: %2:2 = stablehlo.optimization_barrier %1, %arg2 : tensor<8x2xf32>, !stablehlo.token
+// CHECK-NEXT: %3 = stablehlo.compare EQ, %arg1, %arg1 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK-NEXT: %4 = "stablehlo.if"(%3) ({
+// CHECK-NEXT: stablehlo.return %2#0 : tensor<8x2xf32>
+// CHECK-NEXT: }, {
+// CHECK-NEXT: stablehlo.return %arg0 : tensor<8x2xf32>
+// CHECK-NEXT: }) : (tensor<i1>) -> tensor<8x2xf32>
+// CHECK-NEXT: %5 = sdy.named_computation<"foo">(%4) out_shardings=[<@mesh, [{"a"}, {}]>] (%arg3: tensor<8x2xf32>) {
+// CHECK-NEXT: sdy.return %arg3 : tensor<8x2xf32>
+// CHECK-NEXT: } : (tensor<8x2xf32>) -> tensor<8x2xf32>
+// CHECK-NEXT: %6 = sdy.manual_computation(%5) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg3: tensor<4x2xf32>) {
+// CHECK-NEXT: sdy.return %arg3 : tensor<4x2xf32>
+// CHECK-NEXT: } : (tensor<8x2xf32>) -> tensor<8x2xf32>
+// CHECK-NEXT: return %6 : tensor<8x2xf32>
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x2xf32>, %arg1: tensor<i32>, %t: !stablehlo.token) -> (tensor<8x2xf32>) {
+  %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1) : tensor<8x2xf32>, tensor<i32> attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>, <@mesh, []>]>}
+    cond {
+    %c = stablehlo.constant dense<3> : tensor<i32>
+    %1 = stablehlo.compare  LT, %iterArg_0, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %1 = stablehlo.add %iterArg, %iterArg : tensor<8x2xf32>
+    stablehlo.return %1, %iterArg_0 : tensor<8x2xf32>, tensor<i32>
+  }
+  %2 = "stablehlo.case"(%arg1) ({
+    stablehlo.return %0#0 : tensor<8x2xf32>
+  }, {
+    stablehlo.return %arg0 : tensor<8x2xf32>
+  }) : (tensor<i32>) -> tensor<8x2xf32>
+  %3:2 = stablehlo.optimization_barrier %2, %t : tensor<8x2xf32>, !stablehlo.token
+  %p = stablehlo.compare EQ, %arg1, %arg1 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %4 = "stablehlo.if"(%p) ({
+    stablehlo.return %3#0 : tensor<8x2xf32>
+  }, {
+    stablehlo.return %arg0 : tensor<8x2xf32>
+  }) : (tensor<i1>) -> tensor<8x2xf32>
+  %5 = sdy.named_computation<"foo">(%4) (%a: tensor<8x2xf32>) {
+    sdy.return %a : tensor<8x2xf32>
+  } : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  %6 = sdy.manual_computation(%5) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%b: tensor<4x2xf32>) {
+    sdy.return %b : tensor<4x2xf32>
+  } : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  return %6 : tensor<8x2xf32>
+}
+
+// -----
+
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=4, "c"=2]>
+// CHECK-LABEL: func.func @nested(%arg0: tensor<16x8xf32>, %arg1: tensor<i32>, %arg2: !stablehlo.token) -> (tensor<16x8xf32>, !stablehlo.token) {
+// CHECK-NEXT: %0:2 = sdy.named_computation<"outer">(%arg0, %arg1, %arg2) in_shardings=[<@mesh, [{"a"}, {}]>, <@mesh, []>, <@mesh, []>] out_shardings=[<@mesh, [{"b", ?}, {}]>, <@mesh, []>] (%arg3: tensor<16x8xf32>, %arg4: tensor<i32>, %arg5: !stablehlo.token) {
+// CHECK-NEXT: %2:3 = stablehlo.while(%iterArg = %arg3, %iterArg_0 = %arg4, %iterArg_1 = %arg5) : tensor<16x8xf32>, tensor<i32>, !stablehlo.token attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", "b":(1)2}, {"c"}], replicated={"b":(2)2}>, <@mesh, []>, <@mesh, []>]>}
+// CHECK-NEXT: cond {
+// CHECK-NEXT: %c = stablehlo.constant dense<3> : tensor<i32>
+// CHECK-NEXT: %3 = stablehlo.compare LT, %iterArg_0, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK-NEXT: stablehlo.return %3 : tensor<i1>
+// CHECK-NEXT: } do {
+// CHECK-NEXT: %3 = sdy.manual_computation(%iterArg) in_shardings=[<@mesh, [{"a", "b":(1)2}, {"c"}], replicated={"b":(2)2}>] out_shardings=[<@mesh, [{"a", "b":(1)2, ?}, {}], unreduced={"c"}>] manual_axes={"a", "b"} (%arg6: tensor<4x8xf32>) {
+// CHECK-NEXT: %4 = stablehlo.add %arg6, %arg6 : tensor<4x8xf32>
+// CHECK-NEXT: sdy.return %4 : tensor<4x8xf32>
+// CHECK-NEXT: } : (tensor<16x8xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT: stablehlo.return %3, %iterArg_0, %iterArg_1 : tensor<16x8xf32>, tensor<i32>, !stablehlo.token
+// CHECK-NEXT: }
+// CHECK-NEXT: sdy.return %2#0, %2#2 : tensor<16x8xf32>, !stablehlo.token
+// CHECK-NEXT: } : (tensor<16x8xf32>, tensor<i32>, !stablehlo.token) -> (tensor<16x8xf32>, !stablehlo.token)
+// CHECK-NEXT: %1:2 = "stablehlo.case"(%arg1) ({
+// CHECK-NEXT: stablehlo.return %0#0, %arg1 : tensor<16x8xf32>, tensor<i32>
+// CHECK-NEXT: }, {
+// CHECK-NEXT: stablehlo.return %arg0, %arg1 : tensor<16x8xf32>, tensor<i32>
+// CHECK-NEXT: }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"c"}p0]>, <@mesh, []>]>} : (tensor<i32>) -> (tensor<16x8xf32>, tensor<i32>)
+// CHECK-NEXT: return %1#0, %0#1 : tensor<16x8xf32>, !stablehlo.token
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["a"=2, "b"=4, "c"=2]>
+func.func @nested(%arg0: tensor<16x8xf32>, %arg1: tensor<i32>, %t: !stablehlo.token) -> (tensor<16x8xf32>, !stablehlo.token) {
+  %0:2 = sdy.named_computation<"outer">(%arg0, %arg1, %t) in_shardings=[<@mesh, [{"a"}, {}]>, <@mesh, []>, <@mesh, []>] out_shardings=[<@mesh, [{"b", ?}, {}]>, <@mesh, []>] (%x: tensor<16x8xf32>, %i: tensor<i32>, %tok: !stablehlo.token) {
+    %1:3 = stablehlo.while(%iterArg = %x, %iterArg_0 = %i, %iterTok = %tok) : tensor<16x8xf32>, tensor<i32>, !stablehlo.token
+      cond {
+      %c = stablehlo.constant dense<3> : tensor<i32>
+      %2 = stablehlo.compare  LT, %iterArg_0, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %2 : tensor<i1>
+    } do {
+      %2 = sdy.manual_computation(%iterArg) in_shardings=[<@mesh, [{"a", "b":(1)2}, {"c"}], replicated={"b":(2)2}>] out_shardings=[<@mesh, [{"a", "b":(1)2, ?}, {}], unreduced={"c"}>] manual_axes={"a", "b"} (%m: tensor<4x8xf32>) {
+        %3 = stablehlo.add %m, %m : tensor<4x8xf32>
+        sdy.return %3 : tensor<4x8xf32>
+      } : (tensor<16x8xf32>) -> tensor<16x8xf32>
+      stablehlo.return %2, %iterArg_0, %iterTok : tensor<16x8xf32>, tensor<i32>, !stablehlo.token
+    }
+    sdy.return %1#0, %1#2 : tensor<16x8xf32>, !stablehlo.token
+  } : (tensor<16x8xf32>, tensor<i32>, !stablehlo.token) -> (tensor<16x8xf32>, !stablehlo.token)
+  %4:2 = "stablehlo.case"(%arg1) ({
+    stablehlo.return %0#0, %arg1 : tensor<16x8xf32>, tensor<i32>
+  }, {
+    stablehlo.return %arg0, %arg1 : tensor<16x8xf32>, tensor<i32>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"c"}p0]>, <@mesh, []>]>} : (tensor<i32>) -> (tensor<16x8xf32>, tensor<i32>)
+  return %4#0, %0#1 : tensor<16x8xf32>, !stablehlo.token
+}
