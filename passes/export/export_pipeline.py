@@ -1,0 +1,114 @@
+"""`sdy-export-pipeline`: the export passes that follow propagation, in the order and under the options of jaxlib's Shardy."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxlib.mlir import ir
+
+from pysdy.passes.pipeline import NestedPipeline, PassStep, PipelineError, Step, build_pass_manager
+from pysdy.passes.registry import FUNC, MODULE, Pass, PassFailure, option, register_pass
+
+
+def _func(name: str, **options: bool) -> NestedPipeline:
+    return NestedPipeline(FUNC, (_step(name, **options),))
+
+
+def _step(name: str, **options) -> PassStep:
+    def text(value) -> str:
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    return PassStep(name, tuple((key.replace("_", "-"), text(value)) for key, value in options.items()))
+
+
+def _canonicalize(label: str) -> PassStep:
+    """MLIR's canonicalizer restricted to the sdy patterns carrying `label`."""
+    return PassStep(
+        "canonicalize", (("enable-patterns", label), ("region-simplify", "aggressive"), ("top-down", "false"))
+    )
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class ExportPipelinePass(Pass):
+    argument = "sdy-export-pipeline"
+    summary = (
+        "Run a sequence of export passes needed as a post-processing step for Shardy propagation"
+    )
+    anchor = MODULE
+
+    dump_directory: str = option("", "Directory to dump intermediate MLIR modules.")
+    avoid_export_for_partitioning: bool = option(
+        False,
+        "Avoid exporting the module for partitioning so that the module will be compatible for "
+        "another round of propagation.",
+    )
+    enable_insert_explicit_collectives: bool = option(
+        False, "Enable inserting explicit collective ops during export."
+    )
+    remove_all_gather_reduce_scatter_for_cmv1: bool = option(
+        False, "Remove all-gather and reduce-scatter ops for CMV1."
+    )
+    keep_sharding_rules: bool = option(False, "Keep sdy.sharding_rule attrs.")
+    dump_sharding_origins: bool = option(False, "Sink sdy.sharding_origins attr.")
+    dump_propagation_edges: bool = option(False, "Sink sdy.propagation_edges attr.")
+    avoid_reshards_on_calls: bool = option(
+        False, "Avoid inserting explicit reshards/collectives for calls."
+    )
+    update_non_divisible_input_output_shardings: bool = option(
+        True, "Update axes with non-divisible input/output shardings."
+    )
+
+    def steps(self) -> tuple[Step, ...]:
+        """The passes this pipeline runs, as jaxlib's `sdy-export-pipeline` expands with these options.
+
+        jaxlib also dumps the module between stages when `dump-directory` is
+        set; those dumps are the one part pysdy does not do.
+        """
+        steps: list[Step] = [
+            _func("sdy-constant-or-scalar-merger"),
+            _func(
+                "sdy-sink-data-flow-edges",
+                sink_debug_sharding_origins=self.dump_sharding_origins,
+                sink_debug_propagation_edge_sharding=self.dump_propagation_edges,
+            ),
+        ]
+        if not self.avoid_export_for_partitioning:
+            steps += [_step("sdy-remove-sharding-groups"), _func("sdy-sharding-constraint-to-reshard")]
+        if self.update_non_divisible_input_output_shardings:
+            steps += [
+                _step("sdy-update-non-divisible-input-output-shardings"),
+                _step("sdy-remove-sub-axes-in-input-output-shardings"),
+            ]
+        steps.append(_step("sdy-close-shardings"))
+        if not self.avoid_export_for_partitioning:
+            steps += self._partitioner_steps()
+        if self.dump_propagation_edges or self.dump_sharding_origins:
+            steps.append(_step("sdy-remove-propagation-debug-info"))
+        if not self.keep_sharding_rules:
+            steps.append(_func("sdy-drop-sharding-rules"))
+        return tuple(steps)
+
+    def _partitioner_steps(self) -> list[Step]:
+        collectives = self.enable_insert_explicit_collectives
+        steps: list[Step] = [_func("sdy-insert-explicit-reshards", enable_full_version=collectives)]
+        if collectives:
+            steps += [_canonicalize("sdy-reshard"), _func("sdy-reshard-to-collectives")]
+        steps.append(_canonicalize("sdy-collective"))
+        if collectives and self.remove_all_gather_reduce_scatter_for_cmv1:
+            steps.append(_func("sdy-remove-all-gather-reduce-scatter-for-cmv1"))
+        return steps
+
+    def run(self, op: ir.Operation) -> None:
+        if self.dump_directory:
+            op.location.emit_error("sdy-export-pipeline: module dumps (dump-directory) are not supported by pysdy")
+            raise PassFailure()
+        try:
+            manager = build_pass_manager(self.steps(), op.context)
+        except PipelineError as error:
+            op.location.emit_error(f"sdy-export-pipeline: {error}")
+            raise PassFailure() from None
+        try:
+            manager.run(op)
+        except ir.MLIRError:
+            raise PassFailure() from None

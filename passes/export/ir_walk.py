@@ -1,0 +1,19 @@
+"""Snapshots of an op's nested ops in walk order, so passes can erase ops while going through them."""
+
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+
+def nested_ops(root: ir.Operation, pre_order: bool = False, name: str | None = None) -> list[ir.Operation]:
+    """Every op nested in `root` (and `root` itself), in MLIR's walk order; only ops called `name` if given."""
+    found: list[ir.Operation] = []
+
+    def visit(op):
+        if name is None or op.name == name:
+            found.append(op.operation)
+        return ir.WalkResult.ADVANCE
+
+    order = ir.WalkOrder.PRE_ORDER if pre_order else ir.WalkOrder.POST_ORDER
+    root.walk(visit, walk_order=order)
+    return found

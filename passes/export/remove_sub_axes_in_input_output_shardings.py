@@ -1,0 +1,57 @@
+"""`sdy-remove-sub-axes-in-input-output-shardings`: on the main function's inputs/outputs, cut each open dimension at its first sub-axis."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxlib.mlir import ir
+
+from pysdy.dialects.sdy import DimSharding, TensorSharding
+from pysdy.passes.export import func_attrs
+from pysdy.passes.registry import MODULE, Pass, PassFailure, register_pass
+
+
+def main_func(module: ir.Operation) -> ir.Operation | None:
+    """The function called `main`, or the only function of the module."""
+    funcs = [op.operation for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"]
+    for func in funcs:
+        if ir.StringAttr(func.attributes["sym_name"]).value == "main":
+            return func
+    return funcs[0] if len(funcs) == 1 else None
+
+
+def without_sub_axes(sharding: TensorSharding) -> TensorSharding:
+    dims = []
+    for dim in sharding.dims:
+        if dim.is_closed:
+            dims.append(dim)
+            continue
+        axes = []
+        for axis in dim.axes:
+            if axis.sub_axis is not None:
+                break
+            axes.append(axis)
+        dims.append(DimSharding(tuple(axes), dim.is_closed, dim.priority))
+    return TensorSharding(sharding.mesh, tuple(dims), sharding.replicated, sharding.unreduced)
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class RemoveSubAxesInInputOutputShardingsPass(Pass):
+    argument = "sdy-remove-sub-axes-in-input-output-shardings"
+    summary = "Removes sub-axes in input/output shardings."
+    anchor = MODULE
+
+    def run(self, op: ir.Operation) -> None:
+        func = main_func(op)
+        if func is None:
+            op.location.emit_error("Failed to find the main function")
+            raise PassFailure()
+        for index in range(func_attrs.num_arguments(func)):
+            attr = func_attrs.get_arg_attr(func, index)
+            if attr is not None:
+                func_attrs.set_arg_attr(func, index, without_sub_axes(TensorSharding.from_attr(attr)).to_attr())
+        for index in range(func_attrs.num_results(func)):
+            attr = func_attrs.get_result_attr(func, index)
+            if attr is not None:
+                func_attrs.set_result_attr(func, index, without_sub_axes(TensorSharding.from_attr(attr)).to_attr())

@@ -1,0 +1,109 @@
+"""`sdy-sink-data-flow-edges`: move each `sdy.data_flow_edge`'s sharding onto the op that owns the edge, then drop the edge."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxlib.mlir import ir
+
+from pysdy.dialects.sdy import TensorSharding
+from pysdy.passes.export.data_flow_ops import (
+    DATA_FLOW_OPS,
+    EDGE_OP,
+    block_arg_owners,
+    edge_sharding,
+    edge_user,
+    mesh_name,
+    rank,
+    replace_edge_with_input,
+    result_owners,
+    set_block_arg_owner_shardings,
+    set_result_owner_shardings,
+)
+from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.registry import FUNC, Pass, option, register_pass
+
+SHARDING_ORIGINS = "sdy.sharding_origins"
+PROPAGATION_EDGES = "sdy.propagation_edges"
+BLOCK_ARG_DEBUG_ATTRS = {
+    SHARDING_ORIGINS: "sdy.block_arg_sharding_origins",
+    PROPAGATION_EDGES: "sdy.block_arg_propagation_edges",
+}
+EMPTY_EDGES = "#sdy.propagation_edges<[]>"
+RESULT_DEBUG_ATTRS = {
+    SHARDING_ORIGINS: "sdy.result_sharding_origins",
+    PROPAGATION_EDGES: "sdy.result_propagation_edges",
+}
+
+
+def owner_shardings(owners: list[ir.Value]) -> list[TensorSharding] | None:
+    """The shardings of the owners' edges, with fully open ones for edges without a sharding.
+
+    None when no edge has a sharding (then the owning op is left alone).
+    """
+    shardings = []
+    first_mesh = ""
+    for owner in owners:
+        edge = edge_user(owner)
+        sharding = edge_sharding(edge) if edge is not None else None
+        if sharding is not None and not first_mesh:
+            first_mesh = mesh_name(sharding)
+        shardings.append(sharding)
+    if not first_mesh:
+        return None
+    return [
+        s if s is not None else TensorSharding.fully_open(first_mesh, rank(owner))
+        for s, owner in zip(shardings, owners)
+    ]
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class SinkDataFlowEdgesPass(Pass):
+    argument = "sdy-sink-data-flow-edges"
+    summary = "Sinks all `DataFlowEdgeOp` into their input."
+    anchor = FUNC
+
+    sink_debug_sharding_origins: bool = option(
+        False, "Whether to sink the debug sharding origins info."
+    )
+    sink_debug_propagation_edge_sharding: bool = option(
+        False, "Whether to sink the debug propagation edge sharding info."
+    )
+
+    def run(self, op: ir.Operation) -> None:
+        for nested in nested_ops(op, pre_order=True):
+            if nested.name == EDGE_OP:
+                replace_edge_with_input(nested)
+            elif nested.name in DATA_FLOW_OPS:
+                self._sink_into(nested)
+
+    def _sink_into(self, op: ir.Operation) -> None:
+        block_args = block_arg_owners(op)
+        shardings = owner_shardings(block_args)
+        if shardings is not None:
+            set_block_arg_owner_shardings(op, shardings)
+        self._save_debug_info(op, block_args, BLOCK_ARG_DEBUG_ATTRS)
+        results = result_owners(op)
+        shardings = owner_shardings(results)
+        if shardings is not None:
+            set_result_owner_shardings(op, shardings)
+        self._save_debug_info(op, results, RESULT_DEBUG_ATTRS)
+
+    def _save_debug_info(self, op: ir.Operation, owners: list[ir.Value], names: dict[str, str]) -> None:
+        wanted = [
+            name
+            for name, enabled in (
+                (SHARDING_ORIGINS, self.sink_debug_sharding_origins),
+                (PROPAGATION_EDGES, self.sink_debug_propagation_edge_sharding),
+            )
+            if enabled
+        ]
+        for name in wanted:
+            infos = []
+            for owner in owners:
+                edge = edge_user(owner)
+                # As Shardy, an edge without the info (or with no propagation edges) adds no entry.
+                if edge is not None and name in edge.attributes and str(edge.attributes[name]) != EMPTY_EDGES:
+                    infos.append(edge.attributes[name])
+            op.attributes[names[name]] = ir.ArrayAttr.get(infos)
