@@ -30,5 +30,8 @@ test-py: $(TSTAMP)
 test-slow: $(TSTAMP)
 	$(VENV)/bin/pytest -q -m slow test/py
 
+bench: $(STAMP)
+	$(PYTHON) bench/propagation.py
+
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -7,7 +7,7 @@ import os
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.propagation.driver import DirectionFunction, NotConverged, PropagationDriver, propagate_any
+from pysdy.passes.propagation.driver import DirectionFunction, PropagationDriver, propagate_any
 from pysdy.passes.propagation.factor_propagation import BasicFactorPropagation
 from pysdy.passes.propagation.sharding_graph import ShardingGraph
 from pysdy.passes.registry import MODULE, Pass, PassFailure, option, register_pass
@@ -38,11 +38,7 @@ class BasicPropagationPass(Pass):
             raise PassFailure()
         check_static_shapes(op)
         graph = ShardingGraph(op, self.conservative_propagation)
-        try:
-            self.propagate(graph, propagate_any)
-        except NotConverged:
-            op.location.emit_error("Failed to converge after 10 iterations. please contact the Shardy team.")
-            raise PassFailure() from None
+        self.propagate(graph, propagate_any)
         graph.write_back(self.keep_sharding_rules)
         self.dump(op, "sdy_module_after_propagation")
 

@@ -1,11 +1,13 @@
 """Replays Shardy's propagation driver on a ShardingGraph: the worklist, its order, and what each visit does.
 
-Shardy runs its propagation patterns in MLIR's greedy rewrite driver
-(top-down, no folding): every op is visited in pre-order; when a sharding
+Shardy runs its propagation patterns in MLIR's rewrite driver over the ops
+of the module: every op starts on the worklist in pre-order; when a sharding
 changes, the ops Shardy notifies (and their ancestors) are pushed to the back
 of the worklist unless already in it, and the worklist is popped from the
 back. Side-effect-free ops whose results are unused are erased when visited.
-Iterations repeat until one changes nothing. Before and after, function
+The worklist is processed once: jaxlib 0.10.2 does not start over with a
+fresh pre-order pass after changes (an op that only an erasure would unblock
+is not revisited, see test/py/propagation). Before and after, function
 results and returned values exchange shardings.
 """
 
@@ -19,8 +21,6 @@ from pysdy.passes.propagation.op_step import propagate_through_op
 from pysdy.passes.propagation.rules.builder import identity_rule
 from pysdy.passes.propagation.sharding_graph import Node, NodeKind, ShardingGraph
 
-MAX_ITERATIONS = 10
-
 # (node, factor index) -> direction; Shardy's GetDirectionToPropagateFn.
 DirectionFunction = Callable[[Node, int], PropagationDirection]
 
@@ -31,10 +31,6 @@ def propagate_any(node: Node, factor: int) -> PropagationDirection:
 
 def propagate_any_factor(factor: int) -> PropagationDirection:
     return PropagationDirection.BOTH
-
-
-class NotConverged(Exception):
-    """The driver still changed shardings after MAX_ITERATIONS iterations."""
 
 
 class _Worklist:
@@ -71,13 +67,9 @@ class PropagationDriver:
 
     def run(self) -> None:
         self.propagate_func_results()
-        for _ in range(MAX_ITERATIONS):
-            live = [i for i, node in enumerate(self.graph.nodes) if not node.erased]
-            self._worklist = _Worklist(live)
-            if not self._process_worklist():
-                break
-        else:
-            raise NotConverged()
+        live = [i for i, node in enumerate(self.graph.nodes) if not node.erased]
+        self._worklist = _Worklist(live)
+        self._process_worklist()
         self._worklist = None
         self.propagate_func_results()
 
@@ -85,25 +77,22 @@ class PropagationDriver:
     # The worklist
     # ------------------------------------------------------------------
 
-    def _process_worklist(self) -> bool:
-        changed = False
+    def _process_worklist(self) -> None:
         nodes = self.graph.nodes
         while True:
             index = self._worklist.pop()
             if index is None:
-                return changed
+                return
             node = nodes[index]
             if node.erased:
                 continue
-            if node.erasable and not any(node.result_use_counts):
+            if node.erasable and not any(counter[0] for counter in node.result_uses):
                 self._erase(index)
-                changed = True
                 continue
             if node.kind is NodeKind.INERT:
                 continue
             self._current = index
-            if self._visit(node):
-                changed = True
+            self._visit(node)
 
     def _notify(self, node: int) -> None:
         """Shardy's notifyOpModified: revisit `node` and its ancestors, unless it is the op just visited."""
@@ -121,9 +110,8 @@ class PropagationDriver:
             other_users = {graph.node_of(use.owner) for use in value.uses} - {index}
             if len([u for u in other_users if not graph.nodes[u].erased]) <= 1:
                 self._push_with_ancestors(producer)
-        for value, producer in zip(node.op.operands, node.operand_producers):
-            if producer is not None:
-                graph.nodes[producer].result_use_counts[value.result_number] -= 1
+        for counter in node.operand_uses:
+            counter[0] -= 1
         self._mark_erased(index)
 
     def _push_with_ancestors(self, node: int | None) -> None:
@@ -166,6 +154,7 @@ class PropagationDriver:
             self.direction,
             tuple(-1 if s is None else slots[s].version for s in node.operands),
             tuple(-1 if s is None else slots[s].version for s in node.results),
+            node.has_multi_use_operand,
         )
         if node.settled == seen:
             return False
@@ -210,7 +199,8 @@ class PropagationDriver:
         if transform is not None and result_shardings[0] is not None:
             result_shardings[0] = cache.intern(result_shardings[0])
         key = (
-            id(node.rule), node.name, node.elementwise, node.kind, node.allowed_direction,
+            id(node.rule), node.name, node.elementwise, node.offload, node.has_multi_use_operand,
+            node.kind, node.allowed_direction,
             direction_key, self.strategy.__class__, conservative, mesh_name,
             tuple(map(id, operand_shardings)), tuple(map(id, result_shardings)),
         )

@@ -267,7 +267,11 @@ class BasicFactorPropagation:
         conservative: bool,
         is_elementwise: bool = False,
     ) -> tuple[list[bool], list[bool]]:
-        """Expands every factor to its compatible axes; returns which operands and results changed."""
+        """Expands every factor to its compatible axes; returns which operands and results changed.
+
+        `op_name` is part of the shared signature only: of the op, Shardy's
+        strategies only ask whether it is elementwise (`is_elementwise`).
+        """
         updated_operands = [False] * projection.num_operands
         updated_results = [False] * projection.num_results
         for factor_index, factor_size in enumerate(factor_sizes):

@@ -16,30 +16,6 @@ from pysdy.passes.propagation.sharding_projection import (
 )
 
 
-# Ops with MLIR's `Elementwise` or StableHLO's `BroadcastingElementwise` trait.
-ELEMENTWISE_OPS = frozenset({
-    "stablehlo.abs", "stablehlo.add", "stablehlo.and", "stablehlo.atan2", "stablehlo.cbrt",
-    "stablehlo.ceil", "stablehlo.clamp", "stablehlo.compare", "stablehlo.complex",
-    "stablehlo.convert", "stablehlo.cosine", "stablehlo.count_leading_zeros", "stablehlo.divide",
-    "stablehlo.exponential", "stablehlo.exponential_minus_one", "stablehlo.floor",
-    "stablehlo.imag", "stablehlo.is_finite", "stablehlo.log", "stablehlo.log_plus_one",
-    "stablehlo.logistic", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.multiply",
-    "stablehlo.negate", "stablehlo.not", "stablehlo.or", "stablehlo.popcnt", "stablehlo.power",
-    "stablehlo.real", "stablehlo.reduce_precision", "stablehlo.remainder",
-    "stablehlo.round_nearest_afz", "stablehlo.round_nearest_even", "stablehlo.rsqrt",
-    "stablehlo.select", "stablehlo.shift_left", "stablehlo.shift_right_arithmetic",
-    "stablehlo.shift_right_logical", "stablehlo.sign", "stablehlo.sine", "stablehlo.sqrt",
-    "stablehlo.subtract", "stablehlo.tan", "stablehlo.tanh", "stablehlo.xor",
-})
-
-
-def is_elementwise(op_name: str, operand_shape: Sequence[int], result_shape: Sequence[int]) -> bool:
-    """Shardy's isElementwise: an elementwise op, or a bitcast_convert that keeps the shape."""
-    if op_name == "stablehlo.bitcast_convert":
-        return tuple(operand_shape) == tuple(result_shape)
-    return op_name in ELEMENTWISE_OPS
-
-
 def _has_no_axes(sharding: TensorSharding) -> bool:
     return not sharding.replicated and not sharding.unreduced and all(not d.axes for d in sharding.dims)
 
@@ -74,9 +50,9 @@ def propagate_through_op(
     """New shardings of the op's operands and results (None where unchanged), as Shardy's propagateTensorShardings.
 
     A sharding of None is no sharding (every dimension open). Factors the rule
-    blocks propagation along get no direction. `is_elementwise` (see
-    `is_elementwise`) is what the aggressive strategy needs to know of the op
-    besides its name.
+    blocks propagation along get no direction. `is_elementwise` (sdy's
+    isElementwise, see `pysdy.passes.propagation.elementwise`) is what the
+    aggressive strategy needs to know of the op besides its name.
     """
     projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
     blocked = frozenset(rule.blocked_propagation_factors)

@@ -52,11 +52,20 @@ class Node:
     results: list[int | None] = dataclasses.field(default_factory=list)
     allowed_direction: int | None = None  # of a propagation barrier: a PropagationDirection value
     erasable: bool = False  # pure: erased by the driver once its results are unused
-    result_use_counts: list[int] = dataclasses.field(default_factory=list)
+    # Use counts, shared by every node touching the value (erasing an op lowers them).
+    result_uses: list[list[int]] = dataclasses.field(default_factory=list)
+    operand_uses: list[list[int]] = dataclasses.field(default_factory=list)
+    tensor_operand_uses: list[list[int]] = dataclasses.field(default_factory=list)  # non-scalar operands only
     operand_producers: list[int | None] = dataclasses.field(default_factory=list)  # node of each operand
     erased: bool = False
     elementwise: bool = False
+
+    @property
+    def has_multi_use_operand(self) -> bool:
+        """Whether a non-scalar operand has other uses (op-priority steps care)."""
+        return any(counter[0] != 1 for counter in self.tensor_operand_uses)
     edge_transform: ManualEdgeTransform | None = None  # of an edge of a manual computation
+    offload: bool = False  # a MoveToHost / MoveToDevice custom call
     # What the last visit that changed nothing saw (see PropagationDriver._visit).
     settled: tuple | None = None
 
@@ -98,6 +107,7 @@ class ShardingGraph:
         self.cache = StepCache()
         self._node_of: dict[ir.Operation, int] = {}
         self._slot_of: dict[ir.Value, int] = {}
+        self._use_counters: dict[ir.Value, list[int]] = {}
         self._read()
 
     # ------------------------------------------------------------------
@@ -113,6 +123,9 @@ class ShardingGraph:
             if op.name == "sdy.mesh":
                 self.meshes[ir.StringAttr(op.attributes["sym_name"]).value] = Mesh.from_attr(op.attributes["mesh"])
         for index, node in enumerate(self.nodes):
+            if node.name == "func.func":
+                for argument in node.op.regions[0].blocks[0].arguments:
+                    self.slot(argument)  # unused arguments have shardings too
             self._describe(index, node)
         for slot_value, slot_id in self._slot_of.items():
             self.slots[slot_id].notify = self._notify_list(slot_value)
@@ -129,6 +142,12 @@ class ShardingGraph:
             for block in region.blocks:
                 for nested in block.operations:
                     self._add_nodes(nested.operation, index)
+
+    def _use_counter(self, value: ir.Value) -> list[int]:
+        counter = self._use_counters.get(value)
+        if counter is None:
+            counter = self._use_counters[value] = [_use_count(value)]
+        return counter
 
     def node_of(self, op: ir.Operation) -> int:
         return self._node_of[op.operation]
@@ -183,12 +202,19 @@ class ShardingGraph:
         op = node.op
         node.operands = [self.slot(v) for v in op.operands] if op.name != "func.func" else []
         node.results = [self.slot(v) for v in op.results]
-        node.result_use_counts = [_use_count(v) for v in op.results]
+        node.result_uses = [self._use_counter(v) for v in op.results]
+        node.operand_uses = [self._use_counter(v) for v in op.operands]
+        node.tensor_operand_uses = [
+            counter for value, counter in zip(op.operands, node.operand_uses) if len(shape_of(value)) > 0
+        ]
         node.operand_producers = [
             self._node_of.get(v.owner.operation) if isinstance(v, ir.OpResult) else None for v in op.operands
         ]
         node.erasable = may_be_erased_when_unused(op)
         node.elementwise = is_elementwise(op)
+        node.offload = op.name == "stablehlo.custom_call" and ir.StringAttr(
+            op.attributes["call_target_name"]
+        ).value in ("MoveToHost", "MoveToDevice")
         if node.name == edges.EDGE_OP:
             node.kind = NodeKind.EDGE
             node.operands = [self.slot(v) for v in edges.edge_sources(op)]

@@ -1,0 +1,86 @@
+"""pysdy's propagation pipeline and passes give exactly jaxlib's C++ output on hypothesis-generated modules.
+
+The pipeline runs on the raw random modules; each propagation pass runs on them
+after jaxlib's C++ `sdy-import-pipeline` (used only to make the input). A test
+is skipped only while pysdy does not register the pass it checks. Hypothesis
+reports the failing module (the raw one, before import) as "Falsifying example".
+"""
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+
+from propagation_oracle import cpp_output, first_difference, pysdy_output
+from pysdy.passes.registry import lookup_pass
+from random_modules import modules
+
+PIPELINE = "sdy-propagation-pipeline"
+PASSES = [
+    "sdy-basic-propagate",
+    "sdy-aggressive-propagate",
+    "sdy-op-priority-propagate",
+    "sdy-user-priority-propagate",
+]
+
+
+def _common_settings(max_examples: int, phases: tuple[Phase, ...]) -> settings:
+    return settings(
+        max_examples=max_examples,
+        phases=phases,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+# The quick run reports the failing module as drawn; the slow run also shrinks it to a minimal one.
+FEW = _common_settings(100, (Phase.explicit, Phase.generate))
+MANY = _common_settings(1000, tuple(Phase))
+
+
+def _requires(pass_: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(lookup_pass(pass_) is None, reason=f"pysdy does not register {pass_} yet")
+
+
+def _passes() -> list:
+    return [pytest.param(pass_, marks=_requires(pass_)) for pass_ in PASSES]
+
+
+def _assert_same(text: str, pipeline: str) -> None:
+    expected = cpp_output(text, pipeline)
+    actual = pysdy_output(text, pipeline)
+    assert actual == expected, f"{pipeline}: {first_difference(expected, actual)}"
+
+
+def _check_pass(text: str, pass_: str) -> None:
+    _assert_same(cpp_output(text, "sdy-import-pipeline"), pass_)
+
+
+@_requires(PIPELINE)
+@FEW
+@given(text=modules())
+def test_pipeline_matches_cpp(text):
+    _assert_same(text, PIPELINE)
+
+
+@pytest.mark.parametrize("pass_", _passes())
+@FEW
+@given(text=modules())
+def test_pass_matches_cpp_after_import(pass_, text):
+    _check_pass(text, pass_)
+
+
+@pytest.mark.slow
+@_requires(PIPELINE)
+@MANY
+@given(text=modules())
+def test_pipeline_matches_cpp_many(text):
+    _assert_same(text, PIPELINE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pass_", _passes())
+@MANY
+@given(text=modules())
+def test_pass_matches_cpp_after_import_many(pass_, text):
+    _check_pass(text, pass_)
