@@ -2,12 +2,14 @@
 
 Every value has `from_attr(attr)` and `to_attr()`; printing always goes through
 MLIR's printer (`str(value.to_attr())`), so the text is exactly what sdy_opt
-prints.
+prints. MLIR uniques attributes, so reading the same attribute again returns
+the value already built (a bounded cache keyed by the attribute).
 """
 
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 from typing import Union
 
@@ -175,6 +177,10 @@ class TensorSharding:
 
     @classmethod
     def from_attr(cls, attr: ir.Attribute) -> TensorSharding:
+        return _tensor_sharding_from_attr(attr)
+
+    @classmethod
+    def _read(cls, attr: ir.Attribute) -> TensorSharding:
         sharding = sdy.TensorShardingAttr(attr)
         mesh_or_ref = sharding.mesh_or_ref
         if isinstance(mesh_or_ref, ir.FlatSymbolRefAttr):
@@ -274,6 +280,10 @@ class OpShardingRule:
 
     @classmethod
     def from_attr(cls, attr: ir.Attribute) -> OpShardingRule:
+        return _op_sharding_rule_from_attr(attr)
+
+    @classmethod
+    def _read(cls, attr: ir.Attribute) -> OpShardingRule:
         rule = sdy.OpShardingRuleAttr(attr)
 
         def mapping(tensor_attr: ir.Attribute) -> TensorMapping:
@@ -322,3 +332,16 @@ class OpShardingRule:
         if factor in self.permutation_factors:
             return FactorKind.PERMUTATION
         return FactorKind.PASS_THROUGH
+
+
+_CACHE_SIZE = 1 << 14
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _tensor_sharding_from_attr(attr: ir.Attribute) -> TensorSharding:
+    return TensorSharding._read(attr)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _op_sharding_rule_from_attr(attr: ir.Attribute) -> OpShardingRule:
+    return OpShardingRule._read(attr)

@@ -33,10 +33,10 @@ def _dicts(func: ir.Operation, key: str, count: int) -> list[ir.DictAttr] | None
 
 
 def _get(func: ir.Operation, key: str, count: int, index: int, name: str) -> ir.Attribute | None:
-    dicts = _dicts(func, key, count)
-    if dicts is None or name not in dicts[index]:
+    if key not in func.attributes or index >= count:
         return None
-    return dicts[index][name]
+    entries = ir.DictAttr(ir.ArrayAttr(func.attributes[key])[index])
+    return entries[name] if name in entries else None
 
 
 def _set(func: ir.Operation, key: str, count: int, index: int, name: str, value: ir.Attribute | None) -> None:

@@ -67,7 +67,8 @@ def func_attr(func: ir.Operation, key: str, index: int, name: str = SHARDING) ->
     """Attribute `name` of argument (`key="arg_attrs"`) or result (`key="res_attrs"`) `index`."""
     if key not in func.attributes:
         return None
-    return _attr_dicts(func, key, 0)[index].get(name)
+    entries = ir.DictAttr(ir.ArrayAttr(func.attributes[key])[index])
+    return entries[name] if name in entries else None
 
 
 def set_func_attr(func: ir.Operation, key: str, index: int, value: ir.Attribute | None, name: str = SHARDING) -> None:

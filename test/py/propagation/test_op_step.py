@@ -55,7 +55,8 @@ from pysdy.passes.propagation.factor_propagation import (
     PropagationDirection,
     union_of_directions,
 )
-from pysdy.passes.propagation.op_step import ELEMENTWISE_OPS, is_elementwise, propagate_through_op
+from pysdy.passes.propagation.elementwise import ELEMENTWISE_OPS, is_elementwise
+from pysdy.passes.propagation.op_step import propagate_through_op
 from pysdy.passes.propagation.rules import get_or_create_rule
 
 FAST_SEEDS = range(50)
@@ -431,7 +432,7 @@ def python_shardings(text: str, mesh: Mesh, mode: Mode):
     if all(s is None for s in operands + results):
         return operands, results
     op_name = op.operation.name
-    elementwise = is_elementwise(op_name, op.operands[0].type.shape, op.results[0].type.shape)
+    elementwise = is_elementwise(op.operation)
     for heuristics in mode.runs:
 
         def direction(factor: int) -> PropagationDirection:

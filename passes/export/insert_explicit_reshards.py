@@ -1,0 +1,438 @@
+"""`sdy-insert-explicit-reshards`: insert `sdy.reshard`s (and `sdy.all_reduce`s) so every op's operand and result shardings are compatible with its sharding rule."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Optional, Sequence
+
+from jaxlib.mlir import ir
+
+from pysdy.dialects.sdy import (
+    AxisRef,
+    ManualAxes,
+    Mesh,
+    MeshOrRef,
+    OpShardingRule,
+    TensorSharding,
+    TensorShardingPerValue,
+)
+from pysdy.passes.export import func_attrs
+from pysdy.passes.export.common_axes import AxesPerFactor, find_common_axes
+from pysdy.passes.export.data_flow_ops import DATA_FLOW_OPS, MANUAL_COMPUTATION, NAMED_COMPUTATION, rank
+from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.export.reshard_ir import (
+    MeshTable,
+    create_reshard,
+    fully_closed_like,
+    is_empty_mesh,
+    is_equivalent,
+    is_fully_replicated,
+    same_mesh,
+    value_sharding,
+    without_manual_axes,
+)
+from pysdy.passes.export.unflatten_call_graph import callee_name, functions_by_name
+from pysdy.passes.export.unreduced_collectives import (
+    all_reduce_if_unreduced_to_replicated,
+    all_reduce_results,
+    all_reduce_unreduced_operands,
+    reduction_axes_needing_all_reduce,
+    reshard_to_unreduced_collectives,
+    unreduced_collectives_for_use,
+)
+from pysdy.passes.export.value_shardings import set_result_sharding
+from pysdy.passes.propagation import axis_refs
+from pysdy.passes.propagation.rules import get_or_create_rule
+from pysdy.passes.propagation.sharding_projection import ShardingProjection, TensorFactorShardings
+from pysdy.passes.registry import FUNC, Pass, option, register_pass
+
+
+@dataclasses.dataclass
+class _OpMesh:
+    name: str
+    mesh: Mesh
+
+
+# --------------------------------------------------------------------------
+# Resharding one use to a target sharding
+# --------------------------------------------------------------------------
+
+
+def _insertion_point_after(value: ir.Value) -> ir.InsertionPoint:
+    if isinstance(value, ir.OpResult):
+        return ir.InsertionPoint.after(value.owner)
+    return ir.InsertionPoint.at_block_begin(value.owner)
+
+
+def reshard_use_to(
+    user: ir.Operation,
+    operand_index: int,
+    target: Optional[TensorSharding],
+    insertion_point: ir.InsertionPoint,
+    meshes: MeshTable,
+    full_version: bool,
+) -> None:
+    """Makes operand `operand_index` of `user` arrive with `target`: all-reduces its unreduced axes, then reshards."""
+    sharding = value_sharding(user.operands[operand_index])
+    with insertion_point:
+        sharding = all_reduce_if_unreduced_to_replicated(user, operand_index, sharding, target, meshes)
+        sharding = unreduced_collectives_for_use(user, operand_index, target, meshes) or sharding
+        if full_version and not is_equivalent(sharding, target):
+            new_sharding = target if target is not None else fully_closed_like(sharding)
+            user.operands[operand_index] = create_reshard(user.operands[operand_index], new_sharding)
+
+
+def _per_value(op: ir.Operation, name: str) -> list[TensorSharding]:
+    if name not in op.attributes:
+        return []
+    return list(TensorShardingPerValue.from_attr(op.attributes[name]).shardings)
+
+
+def _terminator(region: ir.Region) -> ir.Operation:
+    return list(region.blocks[0].operations)[-1].operation
+
+
+def _edges(op: ir.Operation) -> list[tuple[Optional[TensorSharding], list[tuple[ir.Operation, int]]]]:
+    """Each edge owner of a data-flow op (results, then block arguments): its sharding as its sources must see it, and its sources."""
+    if op.name in (NAMED_COMPUTATION, MANUAL_COMPUTATION):
+        in_shardings, out_shardings = _per_value(op, "in_shardings"), _per_value(op, "out_shardings")
+        if op.name == MANUAL_COMPUTATION:
+            manual_axes = ManualAxes.from_attr(op.attributes["manual_axes"]).axes
+            out_shardings = [without_manual_axes(s, manual_axes) for s in out_shardings]
+        terminator = _terminator(op.regions[0])
+        edges = [
+            (out_shardings[i] if out_shardings else None, [(terminator, i)]) for i in range(len(op.results))
+        ]
+        edges += [(in_shardings[i] if in_shardings else None, [(op, i)]) for i in range(len(op.operands))]
+        return edges
+    if op.name == "stablehlo.while":
+        source_ops = [op, _terminator(op.regions[1])]
+    elif op.name == "stablehlo.case":
+        source_ops = [_terminator(region) for region in op.regions]
+    else:
+        source_ops = [op]
+    shardings = _per_value(op, "sdy.sharding")
+    return [
+        (shardings[i] if shardings else None, [(source, i) for source in source_ops]) for i in range(len(op.results))
+    ]
+
+
+def reshard_data_flow_op(op: ir.Operation, meshes: MeshTable, full_version: bool) -> None:
+    for target, sources in _edges(op):
+        for user, index in sources:
+            point = _insertion_point_after(user.operands[index])
+            reshard_use_to(user, index, target, point, meshes, full_version)
+
+
+def _first_non_maximal_mesh(shardings: Sequence[Optional[TensorSharding]], meshes: MeshTable) -> Optional[MeshOrRef]:
+    for sharding in shardings:
+        if sharding is not None and not meshes.of(sharding).is_maximal:
+            return sharding.mesh
+    return None
+
+
+def reshard_call(call: ir.Operation, funcs: dict[str, ir.Operation], meshes: MeshTable) -> None:
+    """Reshards each call operand to the callee's argument sharding."""
+    func = funcs[callee_name(call)]
+    attrs = [func_attrs.get_arg_attr(func, i) for i in range(func_attrs.num_arguments(func))]
+    arg_shardings = [None if a is None else TensorSharding.from_attr(a) for a in attrs]
+    mesh = _first_non_maximal_mesh(arg_shardings, meshes)
+    if mesh is not None:
+        targets = [
+            s if s is not None else TensorSharding.fully_open(mesh, rank(v)) for s, v in zip(arg_shardings, call.operands)
+        ]
+    else:
+        mesh = _first_non_maximal_mesh([value_sharding(v) for v in call.operands], meshes)
+        if mesh is None:
+            return
+        targets = [TensorSharding.fully_closed(mesh, rank(v)) for v in call.operands]
+    for index, target in enumerate(targets):
+        point = _insertion_point_after(call.operands[index])
+        reshard_use_to(call, index, target, point, meshes, True)
+
+
+def reshard_func_return(func: ir.Operation, meshes: MeshTable, full_version: bool) -> None:
+    terminator = _terminator(func.regions[0])
+    for index in range(len(terminator.operands)):
+        attr = func_attrs.get_result_attr(func, index)
+        target = None if attr is None else TensorSharding.from_attr(attr)
+        reshard_use_to(terminator, index, target, ir.InsertionPoint(terminator), meshes, full_version)
+
+
+# --------------------------------------------------------------------------
+# Ops with a sharding rule
+# --------------------------------------------------------------------------
+
+
+def _op_mesh(
+    shardings: Sequence[Optional[TensorSharding]], meshes: MeshTable
+) -> Optional[_OpMesh]:
+    """The mesh the op's tensors share (ignoring device order), the most used one among its sharded tensors."""
+    common_name, common = None, None
+    for sharding in shardings:
+        if sharding is None:
+            continue
+        mesh = meshes.of(sharding)
+        if common is None or is_empty_mesh(common):
+            common_name, common = sharding.mesh, mesh
+        elif is_empty_mesh(mesh):
+            continue
+        elif not same_mesh(mesh, common, ignore_device_ids=True):
+            return None
+        elif not mesh.device_ids:
+            common_name, common = sharding.mesh, mesh
+    if common is None or common.is_maximal:
+        return None
+    counts: Counter[str] = Counter()
+    best_name, best_count = common_name, 0
+    for sharding in shardings:
+        if not is_fully_replicated(sharding):
+            counts[sharding.mesh] += 1
+            if counts[sharding.mesh] > best_count:
+                best_name, best_count = sharding.mesh, counts[sharding.mesh]
+    return _OpMesh(best_name, meshes.meshes[best_name])
+
+
+def _is_full_version(op: ir.Operation, enabled: bool) -> bool:
+    if enabled or op.name in ("mhlo.ragged_dot", "func.call"):
+        return True
+    if op.name == "stablehlo.concatenate":
+        result_sharding = value_sharding(op.results[0])
+        return any(value_sharding(operand) != result_sharding for operand in op.operands)
+    return False
+
+
+def _tensor_sizes(op: ir.Operation) -> list[int]:
+    sizes = []
+    for value in list(op.operands) + list(op.results):
+        shaped = value.type if isinstance(value.type, ir.ShapedType) else None
+        if shaped is None or not shaped.has_static_shape:
+            sizes.append(0)
+            continue
+        size = 1
+        for dim in shaped.shape:
+            size *= dim
+        sizes.append(size)
+    return sizes
+
+
+def _factor_axes(tensor: TensorFactorShardings, factor: int) -> Optional[list[AxisRef]]:
+    sharding = tensor.factor_index_to_sharding.get(factor)
+    return None if sharding is None else sharding.axis_refs
+
+
+def _tensor_sharding(tensor: TensorFactorShardings, mapping, rule: OpShardingRule, op_mesh: _OpMesh) -> TensorSharding:
+    return tensor.to_tensor_sharding(mapping, rule.factor_sizes, op_mesh.name, op_mesh.mesh)
+
+
+def reshard_dot_result(
+    op: ir.Operation, projection: ShardingProjection, rule: OpShardingRule, op_mesh: _OpMesh
+) -> None:
+    """Shards a dot's result like its operands, then reshards it back, when that trades a reduce-scatter of an operand for one of the smaller result.
+
+    Only when the operands agree, exactly one result factor conflicts with them,
+    the result is no larger than the conflicting operand, and the result is
+    sharded along that factor by the contraction axes.
+    """
+    result_sharding = value_sharding(op.results[0])
+    if result_sharding is None:
+        return
+    lhs, rhs = projection.operands
+    result = projection.results[0]
+    lhs_size, rhs_size, result_size = _tensor_sizes(op)
+    conflicting_factor, conflicting_axes = None, None
+    reduction_axes: list[AxisRef] = []
+    seen_non_contracting: list[AxisRef] = []
+    for factor in range(rule.num_factors):
+        lhs_axes, rhs_axes = _factor_axes(lhs, factor), _factor_axes(rhs, factor)
+        if lhs_axes is not None and rhs_axes is not None:
+            operand_axes = lhs_axes
+            max_operand_size = max(lhs_size, rhs_size)
+            if lhs_axes != rhs_axes:
+                return
+            if factor in rule.reduction_factors:
+                reduction_axes.extend(operand_axes)
+                continue
+        else:
+            operand_axes = lhs_axes if lhs_axes is not None else rhs_axes
+            max_operand_size = lhs_size if lhs_axes is not None else rhs_size
+            for ref in operand_axes:
+                if any(axis_refs.overlaps(seen, ref) for seen in seen_non_contracting):
+                    return
+                seen_non_contracting.append(ref)
+        if _factor_axes(result, factor) != operand_axes:
+            if not operand_axes or conflicting_factor is not None or result_size > max_operand_size:
+                return
+            conflicting_factor, conflicting_axes = factor, operand_axes
+    if conflicting_factor is None:
+        return
+    result_axes = result.factor_index_to_sharding[conflicting_factor]
+    if not result_axes.axis_refs or result_axes.axis_refs != reduction_axes:
+        return
+    result_axes.axis_refs = list(conflicting_axes)
+    set_result_sharding(op, 0, _tensor_sharding(result, rule.result_mappings[0], rule, op_mesh))
+    with ir.InsertionPoint.after(op):
+        reshard = create_reshard(op.results[0], result_sharding)
+    op.results[0].replace_all_uses_except(reshard, reshard.owner.operation)
+
+
+def _should_reshard_to_common_mesh(sharding: Optional[TensorSharding], op_mesh: _OpMesh, meshes: MeshTable) -> bool:
+    return not is_fully_replicated(sharding) and meshes.of(sharding).device_ids != op_mesh.mesh.device_ids
+
+
+def insert_reshards(
+    op: ir.Operation,
+    in_shardings: Sequence[Optional[TensorSharding]],
+    out_shardings: Sequence[Optional[TensorSharding]],
+    projection: ShardingProjection,
+    updated_operands: Sequence[bool],
+    updated_results: Sequence[bool],
+    rule: OpShardingRule,
+    op_mesh: _OpMesh,
+    meshes: MeshTable,
+) -> None:
+    """Reshards the operands into, and the results out of, their projected shardings where these changed (or the mesh's device order differs)."""
+    with ir.InsertionPoint(op):
+        for index, sharding in enumerate(in_shardings):
+            if updated_operands[index] or _should_reshard_to_common_mesh(sharding, op_mesh, meshes):
+                new = _tensor_sharding(projection.operands[index], rule.operand_mappings[index], rule, op_mesh)
+                op.operands[index] = create_reshard(op.operands[index], new)
+    with ir.InsertionPoint.after(op):
+        for index, sharding in enumerate(out_shardings):
+            if updated_results[index] or _should_reshard_to_common_mesh(sharding, op_mesh, meshes):
+                result = op.results[index]
+                new = _tensor_sharding(projection.results[index], rule.result_mappings[index], rule, op_mesh)
+                old = sharding if sharding is not None else TensorSharding.fully_closed(op_mesh.name, rank(result))
+                reshard = create_reshard(result, old)
+                result.replace_all_uses_except(reshard, reshard.owner.operation)
+                set_result_sharding(op, index, new)
+
+
+def _update_sharding(projection: ShardingProjection, factor: int, axes: list[AxisRef]) -> tuple[list[bool], list[bool]]:
+    """Sets the factor's axes (and no overflow axes) in every tensor that has it; returns which tensors changed."""
+
+    def update(tensor: TensorFactorShardings) -> bool:
+        sharding = tensor.factor_index_to_sharding.get(factor)
+        if sharding is None or (sharding.axis_refs == axes and not sharding.overflow_axes):
+            return False
+        sharding.axis_refs = list(axes)
+        sharding.overflow_axes = []
+        return True
+
+    return [update(t) for t in projection.operands], [update(t) for t in projection.results]
+
+
+def _has_overflow_axes(tensor: TensorFactorShardings) -> bool:
+    return any(sharding.overflow_axes for sharding in tensor.factor_index_to_sharding.values())
+
+
+def reshard_to_common_axes(
+    op: ir.Operation,
+    projection: ShardingProjection,
+    in_shardings: Sequence[Optional[TensorSharding]],
+    out_shardings: Sequence[Optional[TensorSharding]],
+    rule: OpShardingRule,
+    op_mesh: _OpMesh,
+    meshes: MeshTable,
+) -> AxesPerFactor:
+    """The full version: gives every factor one sharding across the op's tensors and reshards to it."""
+    updated_operands = [_has_overflow_axes(t) for t in projection.operands]
+    updated_results = [_has_overflow_axes(t) for t in projection.results]
+    common = find_common_axes(projection, rule, _tensor_sizes(op), op_mesh.mesh)
+    for factor, axes in enumerate(common):
+        operands, results = _update_sharding(projection, factor, axes)
+        updated_operands = [a or b for a, b in zip(updated_operands, operands)]
+        updated_results = [a or b for a, b in zip(updated_results, results)]
+    insert_reshards(
+        op, in_shardings, out_shardings, projection, updated_operands, updated_results, rule, op_mesh, meshes
+    )
+    return common
+
+
+def _reduction_axes(
+    op: ir.Operation,
+    projection: ShardingProjection,
+    common: Optional[AxesPerFactor],
+    rule: OpShardingRule,
+) -> list[AxisRef]:
+    """The axes the op's reduction factors are sharded on (without the full version: only if its results are unreduced)."""
+    if common is not None:
+        return [ref for factor in rule.reduction_factors for ref in common[factor]]
+    result_sharding = value_sharding(op.results[0])
+    if result_sharding is None or not result_sharding.unreduced:
+        return []
+    axes = []
+    for factor in rule.reduction_factors:
+        for operand in projection.operands:
+            factor_axes = _factor_axes(operand, factor)
+            if factor_axes is not None:
+                axes.extend(factor_axes)
+                break
+    return axes
+
+
+def process_op_with_rule(op: ir.Operation, rule: OpShardingRule, meshes: MeshTable, full_version: bool) -> None:
+    in_shardings = [value_sharding(v) for v in op.operands]
+    out_shardings = [value_sharding(v) for v in op.results]
+    op_mesh = _op_mesh(in_shardings + out_shardings, meshes)
+    if op_mesh is None:
+        return
+
+    def closed_if_missing(shardings, values):
+        return [
+            s if s is not None else TensorSharding.fully_closed(op_mesh.name, rank(v)) for s, v in zip(shardings, values)
+        ]
+
+    projection = ShardingProjection.build(
+        closed_if_missing(in_shardings, op.operands),
+        closed_if_missing(out_shardings, op.results),
+        rule,
+        op_mesh.mesh,
+    )
+    common = None
+    if full_version:
+        common = reshard_to_common_axes(op, projection, in_shardings, out_shardings, rule, op_mesh, meshes)
+    elif op.name in ("stablehlo.dot", "stablehlo.dot_general"):
+        reshard_dot_result(op, projection, rule, op_mesh)
+    if not op.results:
+        return
+    reduction_axes = _reduction_axes(op, projection, common, rule)
+    if not reduction_axes:
+        return
+    axes = reduction_axes_needing_all_reduce(reduction_axes, op, meshes, op_mesh.name)
+    if axes:
+        all_reduce_results(op, axes, op_mesh.name)
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class InsertExplicitReshardsPass(Pass):
+    argument = "sdy-insert-explicit-reshards"
+    summary = "Inserts explicit reshards to make all operations have compatible shardings."
+    anchor = FUNC
+
+    enable_full_version: bool = option(False, "Enable full version.")
+
+    def run(self, op: ir.Operation) -> None:
+        module = op.parent
+        meshes = MeshTable(module)
+        funcs = functions_by_name(module)
+        for nested in nested_ops(op)[:-1]:
+            if nested.has_trait(ir.IsTerminatorTrait):
+                continue
+            full_version = _is_full_version(nested, self.enable_full_version)
+            if nested.name in DATA_FLOW_OPS:
+                reshard_data_flow_op(nested, meshes, full_version)
+                continue
+            if nested.name == "func.call":
+                reshard_call(nested, funcs, meshes)
+                continue
+            if nested.name == "sdy.reshard" and reshard_to_unreduced_collectives(nested, meshes):
+                continue
+            all_reduce_unreduced_operands(nested, meshes)
+            rule = get_or_create_rule(nested)
+            if rule is None or rule.is_custom:
+                continue
+            process_op_with_rule(nested, rule, meshes, full_version)
+        reshard_func_return(op, meshes, self.enable_full_version)

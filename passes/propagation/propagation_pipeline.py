@@ -1,0 +1,75 @@
+"""`sdy-propagation-pipeline`: import, user-priority propagation and export, as jaxlib 0.10.2 expands it.
+
+The steps are jaxlib's own expansion of the pipeline (printed from its pass
+manager), every `sdy-*` step being pysdy's Python pass; `symbol-dce` is
+MLIR's. jaxlib's `sdy-save-module` debug dumps are the one thing left out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxlib.mlir import ir
+
+from pysdy.passes.export.export_pipeline import ExportPipelinePass
+from pysdy.passes.pipeline import NestedPipeline, PassStep, PipelineError, Step, build_pass_manager
+from pysdy.passes.registry import FUNC, MODULE, Pass, PassFailure, option, register_pass
+
+
+def _steps(*names: str) -> list[Step]:
+    return [PassStep(name) for name in names]
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class PropagationPipelinePass(Pass):
+    argument = "sdy-propagation-pipeline"
+    summary = (
+        "Runs the SDY propagation pass, preceded by a sequence of import passes needed as a "
+        "pre-processing step for propagation"
+    )
+    anchor = MODULE
+
+    dedup_functions_fully: bool = option(
+        False, "whether to keep one function per callee instead of flattening the call graph"
+    )
+
+    def steps(self) -> tuple[Step, ...]:
+        steps = _steps(
+            "symbol-dce",
+            "sdy-lift-inlined-meshes",
+            "sdy-remove-size-one-axes",
+            "sdy-propagate-sharding-from-func-to-call",
+            "sdy-constant-or-scalar-splitter",
+            "symbol-dce",
+            "sdy-manual-axes-cleanup",
+            "sdy-add-data-flow-edges",
+        )
+        if self.dedup_functions_fully:
+            steps += _steps("sdy-apply-sharding-constraints", "sdy-sharding-group-import", "sdy-add-func-data-flow-edges")
+        else:
+            steps += _steps("sdy-flatten-call-graph", "symbol-dce")
+            steps.append(PassStep("sdy-import-func-calls", (("add-data-flow-edges-on-named-computations", "true"),)))
+            steps += _steps("symbol-dce", "sdy-apply-sharding-constraints", "sdy-sharding-group-import")
+        steps += _steps("sdy-pre-order-funcs")
+        steps.append(PassStep("sdy-user-priority-propagate", (("keep-sharding-rules", "true"),)))
+        if self.dedup_functions_fully:
+            steps += [PassStep("sdy-propagate-to-func-results"), NestedPipeline(FUNC, (PassStep("sdy-sink-func-data-flow-edges"),))]
+        else:
+            steps += _steps("sdy-export-named-computations", "sdy-propagate-to-func-results")
+        steps.append(PassStep("sdy-unflatten-call-graph", (("dedup-functions-fully", "false"),)))
+        steps += _steps("symbol-dce", "sdy-insert-func-call-reshards")
+        return tuple(steps) + ExportPipelinePass().steps()
+
+    def run(self, op: ir.Operation) -> None:
+        try:
+            manager = build_pass_manager(self.steps(), op.context)
+        except PipelineError as error:
+            op.location.emit_error(f"sdy-propagation-pipeline: {error}")
+            raise PassFailure() from None
+        try:
+            manager.run(op)
+        except ir.MLIRError as error:
+            for diagnostic in error.error_diagnostics:
+                diagnostic.location.emit_error(diagnostic.message)
+            raise PassFailure() from None

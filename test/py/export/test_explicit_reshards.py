@@ -1,0 +1,69 @@
+"""pysdy's `sdy-sharding-constraint-to-reshard` and `sdy-insert-explicit-reshards` against jaxlib's C++ passes: same printed module on the JAX corpus (as the propagation pipeline hands it to each pass) and on hand-written cases, with both values of `enable-full-version`."""
+
+from __future__ import annotations
+
+import pytest
+from explicit_reshard_cases import ALL as CASES
+from export_inputs import assert_same_output, corpus_before, print_after_cpp
+from jax_corpus import program_names
+
+CONSTRAINT_TO_RESHARD = "func.func(sdy-sharding-constraint-to-reshard)"
+INSERT_RESHARDS = "func.func(sdy-insert-explicit-reshards{enable-full-version=false})"
+INSERT_RESHARDS_FULL = "func.func(sdy-insert-explicit-reshards{enable-full-version=true})"
+
+# (the pass as a pipeline, the step of the propagation pipeline whose input it takes).
+PASSES = {
+    "constraint-to-reshard": (CONSTRAINT_TO_RESHARD, "sdy-sharding-constraint-to-reshard"),
+    "insert-reshards": (INSERT_RESHARDS, "sdy-insert-explicit-reshards"),
+    "insert-reshards-full": (INSERT_RESHARDS_FULL, "sdy-insert-explicit-reshards"),
+    # The whole export pipeline now runs in pysdy with its default options.
+    "export-pipeline": ("sdy-export-pipeline", "sdy-constant-or-scalar-merger"),
+}
+
+
+def _corpus_params(variants: tuple[str, ...]):
+    return [
+        pytest.param(key, variant, program, id=f"{key}-{variant}-{program}")
+        for key in PASSES
+        for variant in variants
+        for program in program_names()
+    ]
+
+
+def _check_corpus(key: str, variant: str, program: str) -> None:
+    pipeline, before = PASSES[key]
+    inputs = corpus_before(variant, before)
+    if program not in inputs:
+        pytest.skip("jaxlib's C++ pipeline fails on this program in this mode")
+    assert_same_output(inputs[program], pipeline)
+
+
+@pytest.mark.parametrize("key, variant, program", _corpus_params(("default",)))
+def test_pass_matches_cpp_on_jax_corpus(key, variant, program):
+    _check_corpus(key, variant, program)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key, variant, program", _corpus_params(("dedup", "debug")))
+def test_pass_matches_cpp_on_jax_corpus_other_pipeline_modes(key, variant, program):
+    _check_corpus(key, variant, program)
+
+
+@pytest.mark.parametrize("pipeline", [CONSTRAINT_TO_RESHARD, INSERT_RESHARDS, INSERT_RESHARDS_FULL])
+@pytest.mark.parametrize("case", list(CASES))
+def test_pass_matches_cpp_on_edge_case(case, pipeline):
+    assert_same_output(CASES[case], pipeline)
+
+
+@pytest.mark.parametrize("pipeline", [CONSTRAINT_TO_RESHARD, INSERT_RESHARDS, INSERT_RESHARDS_FULL])
+def test_edge_cases_exercise_the_pass(pipeline):
+    """Several hand-written cases are changed by the C++ pass, so the agreement above means something."""
+    changed = [case for case, text in CASES.items() if print_after_cpp(text, pipeline) != print_after_cpp(text, "")]
+    assert len(changed) >= (1 if pipeline == CONSTRAINT_TO_RESHARD else 5)
+
+
+def test_corpus_exercises_insert_reshards():
+    """The corpus inputs make the C++ pass insert reshards or all-reduces in both modes."""
+    inputs = corpus_before("default", "sdy-insert-explicit-reshards")
+    for pipeline in (INSERT_RESHARDS, INSERT_RESHARDS_FULL):
+        assert any(print_after_cpp(text, pipeline) != print_after_cpp(text, "") for text in inputs.values())
