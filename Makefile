@@ -17,7 +17,7 @@ $(TSTAMP): $(STAMP)
 	touch $@
 
 demo: $(STAMP)
-	$(VENV)/bin/pysdy-opt examples/mlp.mlir -sdy-populate-op-sharding-rules
+	$(VENV)/bin/pysdy-opt examples/mlp.mlir -sdy-propagation-pipeline
 
 test: test-lit test-py
 
