@@ -61,10 +61,10 @@ def check_static_shapes(module: ir.Operation) -> None:
         for result in op.results:
             type_ = result.type
             if isinstance(type_, ir.TupleType):
-                op.location.emit_error(f"Shardy propagation doesn't support tuples: {type_}")
+                op.location.emit_error(f"Shardy propagation doesn't support tuples: '{type_}'")
             elif isinstance(type_, ir.ShapedType) and not type_.has_static_shape:
                 op.location.emit_error(
-                    f"Shardy propagation only supports ranked tensors with a static shape. type: {type_}"
+                    f"Shardy propagation only supports ranked tensors with a static shape. type: '{type_}'"
                 )
             else:
                 continue
