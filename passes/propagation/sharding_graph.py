@@ -19,6 +19,7 @@ from pysdy.dialects.sdy import ManualAxes, Mesh, OpShardingRule, TensorSharding,
 from pysdy.passes.propagation import data_flow_edges as edges
 from pysdy.passes.propagation.dead_ops import may_be_erased_when_unused
 from pysdy.passes.propagation.elementwise import is_elementwise
+from pysdy.passes.propagation.func_data_flow_edges import FUNC_EDGE_OP, FuncEdges
 from pysdy.passes.propagation.manual_computation import ManualEdgeTransform
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.rules.builder import identity_rule, shape_of
@@ -116,6 +117,7 @@ class ShardingGraph:
 
     def _read(self) -> None:
         body = self.module.regions[0].blocks[0]
+        self._func_edges = FuncEdges(self.module)
         for op in body.operations:
             self._add_nodes(op.operation, None)
         for op in body.operations:
@@ -129,9 +131,9 @@ class ShardingGraph:
             self._describe(index, node)
         for slot_value, slot_id in self._slot_of.items():
             self.slots[slot_id].notify = self._notify_list(slot_value)
-        for index, node in enumerate(self.nodes):
-            if node.name == "func.func":
-                self._read_func_results(index, node)
+        main = _main_function(self.module)
+        if main is not None:
+            self._read_func_results(self.node_of(main), self.nodes[self.node_of(main)])
         self._read_sharding_groups()
 
     def _add_nodes(self, op: ir.Operation, parent: int | None) -> None:
@@ -215,7 +217,11 @@ class ShardingGraph:
         node.offload = op.name == "stablehlo.custom_call" and ir.StringAttr(
             op.attributes["call_target_name"]
         ).value in ("MoveToHost", "MoveToDevice")
-        if node.name == edges.EDGE_OP:
+        if node.name == FUNC_EDGE_OP:
+            node.kind = NodeKind.EDGE
+            node.operands = [self.slot(v) for v in self._func_edges.sources(op)]
+            node.rule = self.cache.intern(identity_rule(shape_of(op.results[0]), len(node.operands), 1))
+        elif node.name == edges.EDGE_OP:
             node.kind = NodeKind.EDGE
             node.operands = [self.slot(v) for v in edges.edge_sources(op)]
             node.rule = self.cache.intern(identity_rule(shape_of(op.results[0]), len(node.operands), 1))
@@ -248,6 +254,10 @@ class ShardingGraph:
         notify = []
         for use in value.uses:
             user = use.owner.operation
+            func_edges = self._func_edges.edges_fed_by(use)
+            if func_edges:
+                notify.extend(self.node_of(edge) for edge in func_edges)
+                continue
             edge = edges.edge_of_source(use)
             if edge is not None:
                 notify.append(self.node_of(edge))
@@ -411,6 +421,15 @@ def _sharding_in(attrs: ir.DictAttr | None) -> TensorSharding | None:
 def _dict_entries(attr: ir.Attribute) -> dict[str, ir.Attribute]:
     dictionary = ir.DictAttr(attr)
     return {named.name: named.attr for named in (dictionary[i] for i in range(len(dictionary)))}
+
+
+def _main_function(module: ir.Operation) -> ir.Operation | None:
+    """The function Shardy exchanges result shardings for: `@main`, or the module's only function."""
+    funcs = [op.operation for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"]
+    for func in funcs:
+        if ir.StringAttr(func.attributes["sym_name"]).value == "main":
+            return func
+    return funcs[0] if len(funcs) == 1 else None
 
 
 def _manual_edge_transform(edge: ir.Operation) -> ManualEdgeTransform | None:
