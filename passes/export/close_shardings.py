@@ -7,7 +7,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import DimSharding, TensorSharding
-from pysdy.passes.export.sharding_walker import transform_shardings
+from pysdy.passes.common.sharding_walker import transform_shardings
 from pysdy.passes.registry import MODULE, Pass, register_pass
 
 

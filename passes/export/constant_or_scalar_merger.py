@@ -6,7 +6,7 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.registry import FUNC, Pass, register_pass
 
 # Ops with MLIR's ConstantLike trait among the dialects a JAX module uses.

@@ -7,7 +7,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import OpShardingRule
-from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.registry import FUNC, Pass, register_pass
 
 SHARDING_RULE = "sdy.sharding_rule"

@@ -7,9 +7,9 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import TensorShardingPerValue
-from pysdy.passes.export import func_attrs
-from pysdy.passes.export.data_flow_ops import EDGE_OP, NAMED_COMPUTATION, replace_edge_with_input
-from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.common import func_attrs
+from pysdy.passes.common.data_flow import EDGE_OP, NAMED_COMPUTATION, replace_edge_with_input
+from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.export.sink_data_flow_edges import owner_shardings
 from pysdy.passes.registry import MODULE, Pass, register_pass
 

@@ -10,17 +10,19 @@ from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import (
     AxisRef,
-    ManualAxes,
     Mesh,
     MeshOrRef,
     OpShardingRule,
     TensorSharding,
     TensorShardingPerValue,
 )
-from pysdy.passes.export import func_attrs
+from pysdy.passes.common import func_attrs
+from pysdy.passes.common.data_flow import DATA_FLOW_OPS, MANUAL_COMPUTATION, NAMED_COMPUTATION
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.manual_axes import erase_manual_axes, manual_axes_of
+from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding
+from pysdy.passes.common.values import insertion_point_after, rank
 from pysdy.passes.export.common_axes import AxesPerFactor, find_common_axes
-from pysdy.passes.export.data_flow_ops import DATA_FLOW_OPS, MANUAL_COMPUTATION, NAMED_COMPUTATION, rank
-from pysdy.passes.export.ir_walk import nested_ops
 from pysdy.passes.export.reshard_ir import (
     MeshTable,
     create_reshard,
@@ -29,8 +31,6 @@ from pysdy.passes.export.reshard_ir import (
     is_equivalent,
     is_fully_replicated,
     same_mesh,
-    value_sharding,
-    without_manual_axes,
 )
 from pysdy.passes.export.unflatten_call_graph import callee_name, functions_by_name
 from pysdy.passes.export.unreduced_collectives import (
@@ -41,7 +41,6 @@ from pysdy.passes.export.unreduced_collectives import (
     reshard_to_unreduced_collectives,
     unreduced_collectives_for_use,
 )
-from pysdy.passes.export.value_shardings import set_result_sharding
 from pysdy.passes.propagation import axis_refs
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.sharding_projection import ShardingProjection, TensorFactorShardings
@@ -59,12 +58,6 @@ class _OpMesh:
 # --------------------------------------------------------------------------
 
 
-def _insertion_point_after(value: ir.Value) -> ir.InsertionPoint:
-    if isinstance(value, ir.OpResult):
-        return ir.InsertionPoint.after(value.owner)
-    return ir.InsertionPoint.at_block_begin(value.owner)
-
-
 def reshard_use_to(
     user: ir.Operation,
     operand_index: int,
@@ -74,7 +67,7 @@ def reshard_use_to(
     full_version: bool,
 ) -> None:
     """Makes operand `operand_index` of `user` arrive with `target`: all-reduces its unreduced axes, then reshards."""
-    sharding = value_sharding(user.operands[operand_index])
+    sharding = get_sharding(user.operands[operand_index])
     with insertion_point:
         sharding = all_reduce_if_unreduced_to_replicated(user, operand_index, sharding, target, meshes)
         sharding = unreduced_collectives_for_use(user, operand_index, target, meshes) or sharding
@@ -98,8 +91,8 @@ def _edges(op: ir.Operation) -> list[tuple[Optional[TensorSharding], list[tuple[
     if op.name in (NAMED_COMPUTATION, MANUAL_COMPUTATION):
         in_shardings, out_shardings = _per_value(op, "in_shardings"), _per_value(op, "out_shardings")
         if op.name == MANUAL_COMPUTATION:
-            manual_axes = ManualAxes.from_attr(op.attributes["manual_axes"]).axes
-            out_shardings = [without_manual_axes(s, manual_axes) for s in out_shardings]
+            manual_axes = manual_axes_of(op)
+            out_shardings = [erase_manual_axes(s, manual_axes) for s in out_shardings]
         terminator = _terminator(op.regions[0])
         edges = [
             (out_shardings[i] if out_shardings else None, [(terminator, i)]) for i in range(len(op.results))
@@ -121,7 +114,7 @@ def _edges(op: ir.Operation) -> list[tuple[Optional[TensorSharding], list[tuple[
 def reshard_data_flow_op(op: ir.Operation, meshes: MeshTable, full_version: bool) -> None:
     for target, sources in _edges(op):
         for user, index in sources:
-            point = _insertion_point_after(user.operands[index])
+            point = insertion_point_after(user.operands[index])
             reshard_use_to(user, index, target, point, meshes, full_version)
 
 
@@ -135,20 +128,19 @@ def _first_non_maximal_mesh(shardings: Sequence[Optional[TensorSharding]], meshe
 def reshard_call(call: ir.Operation, funcs: dict[str, ir.Operation], meshes: MeshTable) -> None:
     """Reshards each call operand to the callee's argument sharding."""
     func = funcs[callee_name(call)]
-    attrs = [func_attrs.get_arg_attr(func, i) for i in range(func_attrs.num_arguments(func))]
-    arg_shardings = [None if a is None else TensorSharding.from_attr(a) for a in attrs]
+    arg_shardings = func_attrs.arg_shardings(func)
     mesh = _first_non_maximal_mesh(arg_shardings, meshes)
     if mesh is not None:
         targets = [
             s if s is not None else TensorSharding.fully_open(mesh, rank(v)) for s, v in zip(arg_shardings, call.operands)
         ]
     else:
-        mesh = _first_non_maximal_mesh([value_sharding(v) for v in call.operands], meshes)
+        mesh = _first_non_maximal_mesh([get_sharding(v) for v in call.operands], meshes)
         if mesh is None:
             return
         targets = [TensorSharding.fully_closed(mesh, rank(v)) for v in call.operands]
     for index, target in enumerate(targets):
-        point = _insertion_point_after(call.operands[index])
+        point = insertion_point_after(call.operands[index])
         reshard_use_to(call, index, target, point, meshes, True)
 
 
@@ -198,8 +190,8 @@ def _is_full_version(op: ir.Operation, enabled: bool) -> bool:
     if enabled or op.name in ("mhlo.ragged_dot", "func.call"):
         return True
     if op.name == "stablehlo.concatenate":
-        result_sharding = value_sharding(op.results[0])
-        return any(value_sharding(operand) != result_sharding for operand in op.operands)
+        result_sharding = get_sharding(op.results[0])
+        return any(get_sharding(operand) != result_sharding for operand in op.operands)
     return False
 
 
@@ -235,7 +227,7 @@ def reshard_dot_result(
     the result is no larger than the conflicting operand, and the result is
     sharded along that factor by the contraction axes.
     """
-    result_sharding = value_sharding(op.results[0])
+    result_sharding = get_sharding(op.results[0])
     if result_sharding is None:
         return
     lhs, rhs = projection.operands
@@ -359,7 +351,7 @@ def _reduction_axes(
     """The axes the op's reduction factors are sharded on (without the full version: only if its results are unreduced)."""
     if common is not None:
         return [ref for factor in rule.reduction_factors for ref in common[factor]]
-    result_sharding = value_sharding(op.results[0])
+    result_sharding = get_sharding(op.results[0])
     if result_sharding is None or not result_sharding.unreduced:
         return []
     axes = []
@@ -373,8 +365,8 @@ def _reduction_axes(
 
 
 def process_op_with_rule(op: ir.Operation, rule: OpShardingRule, meshes: MeshTable, full_version: bool) -> None:
-    in_shardings = [value_sharding(v) for v in op.operands]
-    out_shardings = [value_sharding(v) for v in op.results]
+    in_shardings = [get_sharding(v) for v in op.operands]
+    out_shardings = [get_sharding(v) for v in op.results]
     op_mesh = _op_mesh(in_shardings + out_shardings, meshes)
     if op_mesh is None:
         return

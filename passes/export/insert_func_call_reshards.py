@@ -7,11 +7,11 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import TensorSharding
-from pysdy.passes.export import func_attrs
-from pysdy.passes.export.data_flow_ops import rank
-from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.common import func_attrs
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding
+from pysdy.passes.common.values import rank
 from pysdy.passes.export.unflatten_call_graph import callee_name, functions_by_name
-from pysdy.passes.export.value_shardings import result_sharding, set_result_sharding
 from pysdy.passes.registry import MODULE, Pass, register_pass
 
 
@@ -22,8 +22,7 @@ def _same_axes(first: TensorSharding, second: TensorSharding) -> bool:
 
 def func_result_shardings(func: ir.Operation) -> list[TensorSharding | None]:
     """The callee's result shardings; when only some are set, the others are fully open on the same mesh."""
-    attrs = [func_attrs.get_result_attr(func, i) for i in range(func_attrs.num_results(func))]
-    shardings = [None if attr is None else TensorSharding.from_attr(attr) for attr in attrs]
+    shardings = func_attrs.result_shardings(func)
     present = [s for s in shardings if s is not None]
     if not present:
         return shardings
@@ -36,7 +35,7 @@ def func_result_shardings(func: ir.Operation) -> list[TensorSharding | None]:
 
 def insert_reshards_on_results(func: ir.Operation, call: ir.Operation) -> None:
     for index, (result, func_sharding) in enumerate(zip(call.results, func_result_shardings(func))):
-        call_sharding = result_sharding(call, index)
+        call_sharding = get_sharding(result)
         if func_sharding is None and call_sharding is None:
             continue
         # A missing sharding means fully replicated.

@@ -6,9 +6,9 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.export import func_attrs
+from pysdy.passes.common import func_attrs
+from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.export.remove_sub_axes_in_input_output_shardings import main_func
-from pysdy.passes.export.value_shardings import get_sharding
 from pysdy.passes.registry import MODULE, Pass, PassFailure, register_pass
 
 

@@ -6,8 +6,8 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.export import func_attrs
-from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.common import func_attrs
+from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.registry import MODULE, Pass, register_pass
 
 DEBUG_ATTRS = (

@@ -6,7 +6,7 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.registry import MODULE, Pass, register_pass
 
 

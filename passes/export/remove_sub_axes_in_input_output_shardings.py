@@ -7,7 +7,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import DimSharding, TensorSharding
-from pysdy.passes.export import func_attrs
+from pysdy.passes.common.sharding_walker import transform_func_shardings
 from pysdy.passes.registry import MODULE, Pass, PassFailure, register_pass
 
 
@@ -47,11 +47,4 @@ class RemoveSubAxesInInputOutputShardingsPass(Pass):
         if func is None:
             op.location.emit_error("Failed to find the main function")
             raise PassFailure()
-        for index in range(func_attrs.num_arguments(func)):
-            attr = func_attrs.get_arg_attr(func, index)
-            if attr is not None:
-                func_attrs.set_arg_attr(func, index, without_sub_axes(TensorSharding.from_attr(attr)).to_attr())
-        for index in range(func_attrs.num_results(func)):
-            attr = func_attrs.get_result_attr(func, index)
-            if attr is not None:
-                func_attrs.set_result_attr(func, index, without_sub_axes(TensorSharding.from_attr(attr)).to_attr())
+        transform_func_shardings(func, without_sub_axes)

@@ -6,9 +6,7 @@ from typing import Optional, Sequence
 
 from jaxlib.mlir import ir
 
-from pysdy.dialects.sdy import AxisRef, DimSharding, ManualAxes, Mesh, TensorSharding
-from pysdy.passes.export.data_flow_ops import MANUAL_COMPUTATION, rank
-from pysdy.passes.export.value_shardings import get_sharding
+from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding
 from pysdy.passes.propagation import axis_refs
 
 
@@ -24,30 +22,6 @@ class MeshTable:
 
     def of(self, sharding: TensorSharding) -> Mesh:
         return sharding.mesh if isinstance(sharding.mesh, Mesh) else self.meshes[sharding.mesh]
-
-
-def without_manual_axes(sharding: TensorSharding, manual_axes: Sequence[str]) -> TensorSharding:
-    """A manual computation's outer sharding as its body sees it."""
-    dims = tuple(
-        DimSharding(tuple(a for a in dim.axes if a.name not in manual_axes), dim.is_closed, dim.priority)
-        for dim in sharding.dims
-    )
-    return TensorSharding(
-        sharding.mesh,
-        dims,
-        tuple(a for a in sharding.replicated if a.name not in manual_axes),
-        tuple(a for a in sharding.unreduced if a.name not in manual_axes),
-    )
-
-
-def value_sharding(value: ir.Value) -> Optional[TensorSharding]:
-    """Shardy's `getSharding`, where a manual computation's block argument has its local sharding."""
-    sharding = get_sharding(value)
-    if sharding is not None and isinstance(value, ir.BlockArgument):
-        parent = value.owner.owner.operation
-        if parent.name == MANUAL_COMPUTATION:
-            return without_manual_axes(sharding, ManualAxes.from_attr(parent.attributes["manual_axes"]).axes)
-    return sharding
 
 
 def is_empty_mesh(mesh: Mesh) -> bool:

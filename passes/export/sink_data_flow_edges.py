@@ -7,20 +7,21 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import TensorSharding
-from pysdy.passes.export.data_flow_ops import (
+from pysdy.passes.common.data_flow import (
     DATA_FLOW_OPS,
     EDGE_OP,
-    block_arg_owners,
-    edge_sharding,
+    block_arg_edge_owners,
     edge_user,
-    mesh_name,
-    rank,
     replace_edge_with_input,
-    result_owners,
+    result_edge_owners,
+)
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.value_shardings import (
+    get_sharding,
     set_block_arg_owner_shardings,
     set_result_owner_shardings,
 )
-from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.common.values import rank
 from pysdy.passes.registry import FUNC, Pass, option, register_pass
 
 SHARDING_ORIGINS = "sdy.sharding_origins"
@@ -36,6 +37,11 @@ RESULT_DEBUG_ATTRS = {
 }
 
 
+def mesh_name(sharding: TensorSharding) -> str:
+    """The mesh symbol a sharding refers to ("" for an inlined mesh), as Shardy's `getMeshName`."""
+    return sharding.mesh if isinstance(sharding.mesh, str) else ""
+
+
 def owner_shardings(owners: list[ir.Value]) -> list[TensorSharding] | None:
     """The shardings of the owners' edges, with fully open ones for edges without a sharding.
 
@@ -45,7 +51,7 @@ def owner_shardings(owners: list[ir.Value]) -> list[TensorSharding] | None:
     first_mesh = ""
     for owner in owners:
         edge = edge_user(owner)
-        sharding = edge_sharding(edge) if edge is not None else None
+        sharding = get_sharding(edge.results[0]) if edge is not None else None
         if sharding is not None and not first_mesh:
             first_mesh = mesh_name(sharding)
         shardings.append(sharding)
@@ -79,12 +85,12 @@ class SinkDataFlowEdgesPass(Pass):
                 self._sink_into(nested)
 
     def _sink_into(self, op: ir.Operation) -> None:
-        block_args = block_arg_owners(op)
+        block_args = block_arg_edge_owners(op)
         shardings = owner_shardings(block_args)
         if shardings is not None:
             set_block_arg_owner_shardings(op, shardings)
         self._save_debug_info(op, block_args, BLOCK_ARG_DEBUG_ATTRS)
-        results = result_owners(op)
+        results = result_edge_owners(op)
         shardings = owner_shardings(results)
         if shardings is not None:
             set_result_owner_shardings(op, shardings)

@@ -7,20 +7,12 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import TensorSharding
-from pysdy.passes.export import func_attrs
-from pysdy.passes.export.data_flow_ops import replace_edge_with_input
-from pysdy.passes.export.value_shardings import get_sharding, result_sharding, set_result_sharding
-from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.common.data_flow import replace_edge_with_input
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.value_shardings import get_sharding, set_sharding
 from pysdy.passes.registry import FUNC, Pass, register_pass
 
 FUNC_EDGE_OP = "sdy.func_data_flow_edge"
-
-
-def set_value_sharding(value: ir.Value, sharding: TensorSharding) -> None:
-    if isinstance(value, ir.BlockArgument):
-        func_attrs.set_arg_attr(value.owner.owner.operation, value.arg_number, sharding.to_attr())
-    else:
-        set_result_sharding(value.owner.operation, value.result_number, sharding)
 
 
 @register_pass
@@ -33,10 +25,10 @@ class SinkFuncDataFlowEdgesPass(Pass):
     def run(self, op: ir.Operation) -> None:
         for edge in nested_ops(op, pre_order=True, name=FUNC_EDGE_OP):
             source = edge.operands[0]
-            edge_sharding = result_sharding(edge, 0)
+            edge_sharding = get_sharding(edge.results[0])
             source_sharding = get_sharding(source)
             if edge_sharding is not None:
-                set_value_sharding(source, edge_sharding)
+                set_sharding(source, edge_sharding)
             elif source_sharding is not None:
-                set_value_sharding(source, TensorSharding.fully_open(source_sharding.mesh, source_sharding.rank))
+                set_sharding(source, TensorSharding.fully_open(source_sharding.mesh, source_sharding.rank))
             replace_edge_with_input(edge)

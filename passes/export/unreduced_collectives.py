@@ -7,13 +7,13 @@ from typing import Optional, Sequence
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import AxisRef, TensorSharding
+from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.export.reshard_ir import (
     MeshTable,
     axis_list_attr,
     axis_set_diff,
     create_all_reduce,
     sort_and_merge_axes,
-    value_sharding,
     with_unreduced,
 )
 from pysdy.passes.propagation import axis_refs
@@ -46,10 +46,10 @@ def all_reduce_unreduced_operands(op: ir.Operation, meshes: MeshTable) -> None:
     """All-reduces each operand over its unreduced axes that the op's (first) result does not have unreduced."""
     if not op.results:
         return
-    result_sharding = value_sharding(op.results[0])
+    result_sharding = get_sharding(op.results[0])
     with ir.InsertionPoint(op):
         for index, operand in enumerate(op.operands):
-            sharding = value_sharding(operand)
+            sharding = get_sharding(operand)
             if sharding is not None:
                 all_reduce_if_unreduced_to_replicated(op, index, sharding, result_sharding, meshes)
 
@@ -58,7 +58,7 @@ def all_reduce_results(op: ir.Operation, axes: Sequence[AxisRef], mesh_name: str
     """Follows each result of `op` with an `sdy.all_reduce` over `axes`, keeping the result's sharding."""
     with ir.InsertionPoint.after(op):
         for result in op.results:
-            sharding = value_sharding(result) or TensorSharding.fully_closed(mesh_name, result.type.rank)
+            sharding = get_sharding(result) or TensorSharding.fully_closed(mesh_name, result.type.rank)
             reduced = create_all_reduce(result, axes, sharding)
             result.replace_all_uses_except(reduced, reduced.owner.operation)
 
@@ -66,7 +66,7 @@ def all_reduce_results(op: ir.Operation, axes: Sequence[AxisRef], mesh_name: str
 def reduction_axes_needing_all_reduce(
     reduction_axes: list[AxisRef], op: ir.Operation, meshes: MeshTable, mesh_name: str
 ) -> list[AxisRef]:
-    result_sharding = value_sharding(op.results[0])
+    result_sharding = get_sharding(op.results[0])
     unreduced = result_sharding.unreduced if result_sharding is not None else ()
     mesh = meshes.meshes[mesh_name]
     return sort_and_merge_axes(axis_set_diff(reduction_axes, unreduced, mesh), mesh)
@@ -141,7 +141,7 @@ def unreduced_collectives_for_use(
     user: ir.Operation, operand_index: int, target: Optional[TensorSharding], meshes: MeshTable
 ) -> Optional[TensorSharding]:
     """Makes the operand unreduced along `target`'s new unreduced axes (at the current insertion point); returns its new sharding, or None."""
-    source = value_sharding(user.operands[operand_index])
+    source = get_sharding(user.operands[operand_index])
     if source is None or target is None:
         return None
     operand = user.operands[operand_index]
@@ -154,7 +154,7 @@ def unreduced_collectives_for_use(
 
 def reshard_to_unreduced_collectives(reshard: ir.Operation, meshes: MeshTable) -> bool:
     """Replaces an `sdy.reshard` that makes axes unreduced by replicated/sharded-to-unreduced ops; returns whether it did."""
-    in_sharding = value_sharding(reshard.operands[0])
+    in_sharding = get_sharding(reshard.operands[0])
     if in_sharding is None:
         return False
     out_sharding = TensorSharding.from_attr(reshard.attributes["sharding"])

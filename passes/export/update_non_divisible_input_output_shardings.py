@@ -8,8 +8,8 @@ import math
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, SubAxisInfo, TensorSharding, TensorShardingPerValue
-from pysdy.passes.export import func_attrs
-from pysdy.passes.export.ir_walk import nested_ops
+from pysdy.passes.common import func_attrs
+from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.registry import MODULE, Pass, register_pass
 
 

@@ -8,9 +8,10 @@ import dataclasses
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
-from pysdy.passes.import_ import data_flow
-from pysdy.passes.import_.ir_utils import insertion_point_after_value, location_of, ops_in_walk_order
-from pysdy.passes.import_.shardings import get_sharding, is_static_shaped
+from pysdy.passes.common import data_flow
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.value_shardings import get_sharding
+from pysdy.passes.common.values import insertion_point_after, is_static_shaped
 from pysdy.passes.registry import Pass, register_pass
 
 
@@ -24,8 +25,8 @@ def add_data_flow_edges(owners: list[ir.Value]) -> None:
         edge = sdy.DataFlowEdgeOp(
             owner,
             sharding=None if sharding is None else sharding.to_attr(),
-            loc=location_of(owner),
-            ip=insertion_point_after_value(owner),
+            loc=owner.location,
+            ip=insertion_point_after(owner),
         )
         owner.replace_all_uses_except(edge.result, edge.operation)
 
@@ -37,7 +38,7 @@ class AddDataFlowEdgesPass(Pass):
     summary = "Inserts `DataFlowEdgeOp` for every data-flow edge."
 
     def run(self, op: ir.Operation) -> None:
-        for data_flow_op in ops_in_walk_order(op):
+        for data_flow_op in nested_ops(op):
             if data_flow_op.name in data_flow.DATA_FLOW_OPS:
                 add_data_flow_edges(data_flow.block_arg_edge_owners(data_flow_op))
                 add_data_flow_edges(data_flow.result_edge_owners(data_flow_op))

@@ -9,9 +9,10 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from pysdy.dialects.sdy import TensorShardingPerValue
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.value_shardings import SHARDING, get_sharding
+from pysdy.passes.common.values import insertion_point_after, is_static_shaped
 from pysdy.passes.import_.call_graph import functions, has_body
-from pysdy.passes.import_.ir_utils import insertion_point_after_value, location_of, ops_in_walk_order
-from pysdy.passes.import_.shardings import SHARDING, get_sharding, is_static_shaped
 from pysdy.passes.import_.symbols import symbol_name
 from pysdy.passes.registry import Pass, register_pass
 
@@ -22,7 +23,7 @@ def _add_edges(owners: list[ir.Value]) -> None:
     for owner in reversed(owners):
         if not is_static_shaped(owner):
             continue
-        edge = sdy.FuncDataFlowEdgeOp(owner, loc=location_of(owner), ip=insertion_point_after_value(owner))
+        edge = sdy.FuncDataFlowEdgeOp(owner, loc=owner.location, ip=insertion_point_after(owner))
         sharding = get_sharding(owner)
         if sharding is not None:
             edge.operation.attributes[SHARDING] = TensorShardingPerValue((sharding,)).to_attr()
@@ -39,6 +40,5 @@ class AddFuncDataFlowEdgesPass(Pass):
         for func in functions(op):
             if has_body(func) and symbol_name(func) != MAIN:
                 _add_edges(list(func.regions[0].blocks[0].arguments))
-        for call in ops_in_walk_order(op):
-            if call.name == "func.call":
-                _add_edges(list(call.results))
+        for call in nested_ops(op, name="func.call"):
+            _add_edges(list(call.results))

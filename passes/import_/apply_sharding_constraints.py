@@ -9,9 +9,10 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from pysdy.dialects.sdy import TensorSharding
-from pysdy.passes.import_.data_flow import DATA_FLOW_EDGE, MANUAL_COMPUTATION, data_flow_edge_of
-from pysdy.passes.import_.ir_utils import insertion_point_after_value, ops_in_walk_order
-from pysdy.passes.import_.shardings import get_sharding, rank, set_sharding, shardable_value
+from pysdy.passes.common.data_flow import EDGE_OP, MANUAL_COMPUTATION, edge_of_target
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.value_shardings import get_sharding, set_sharding, shardable_value
+from pysdy.passes.common.values import insertion_point_after, rank
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.registry import Pass, PassFailure, option, register_pass
 
@@ -54,8 +55,8 @@ def _should_apply(value: ir.Value, sharding: ir.Attribute) -> bool:
 
 
 def _is_data_flow_target(value: ir.Value) -> bool:
-    defined_by_edge = isinstance(value, ir.OpResult) and value.owner.name == DATA_FLOW_EDGE
-    return defined_by_edge or data_flow_edge_of(value) is not None
+    defined_by_edge = isinstance(value, ir.OpResult) and value.owner.name == EDGE_OP
+    return defined_by_edge or edge_of_target(value) is not None
 
 
 def _apply(op: ir.Operation, value: ir.Value, sharding: ir.Attribute, constraint_after_value) -> None:
@@ -131,7 +132,7 @@ def _apply_in_shardings(manual: ir.Operation) -> None:
 
         def constraint_after_value(operand=operand, sharding=sharding):
             return sdy.ShardingConstraintOp(
-                operand, sharding, loc=manual.location, ip=insertion_point_after_value(operand)
+                operand, sharding, loc=manual.location, ip=insertion_point_after(operand)
             ).operation
 
         _apply(manual, operand, sharding, constraint_after_value)
@@ -158,7 +159,7 @@ class ApplyShardingConstraintsPass(Pass):
         if self.debug_sharding_origins or self.debug_propagation_edge_sharding:
             op.location.emit_error("pysdy's sdy-apply-sharding-constraints does not record debug shardings")
             raise PassFailure()
-        for nested in ops_in_walk_order(op):
+        for nested in nested_ops(op):
             if nested.name == CONSTRAINT:
                 _apply_constraint(nested)
             elif nested.name == MANUAL_COMPUTATION:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.import_.ir_utils import ops_in_walk_order
+from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.import_.symbols import SymbolTable, symbol_name
 
 ORIGINAL_FUNC_NAME = "sdy.original_func_name"
@@ -33,7 +33,7 @@ def set_callee(call: ir.Operation, name: str) -> None:
 
 def calls_in(op: ir.Operation) -> list[ir.Operation]:
     """The `func.call`s nested in `op`, in walk order."""
-    return [nested for nested in ops_in_walk_order(op) if nested.name == "func.call"]
+    return nested_ops(op, name="func.call")
 
 
 def post_order_all(module: ir.Operation, symbols: SymbolTable) -> list[ir.Operation]:

@@ -7,6 +7,8 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
+from pysdy.passes.common.data_flow import NAMED_COMPUTATION
+from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.import_.call_graph import (
     callee_name,
     clone_func_recursively,
@@ -14,8 +16,6 @@ from pysdy.passes.import_.call_graph import (
     post_order,
     set_callee,
 )
-from pysdy.passes.import_.data_flow import NAMED_COMPUTATION
-from pysdy.passes.import_.ir_utils import ops_in_walk_order
 from pysdy.passes.import_.symbols import SymbolTable
 from pysdy.passes.registry import Pass, register_pass
 
@@ -55,7 +55,7 @@ def _convert_constants(module: ir.Operation) -> None:
     The op is rebuilt from its generic text: the bindings cannot hand every
     dense attribute (e.g. of complex type) to Python.
     """
-    for op in ops_in_walk_order(module):
+    for op in nested_ops(module):
         if op.name != "stablehlo.constant":
             continue
         text = op.get_asm(print_generic_op_form=True, enable_debug_info=True)
@@ -189,7 +189,7 @@ class ConstantOrScalarSplitterPass(Pass):
         symbols = SymbolTable(op)
         splitter = _Splitter(symbols)
         for func in post_order(op, symbols):
-            for named in ops_in_walk_order(func):
+            for named in nested_ops(func):
                 if named.name == NAMED_COMPUTATION:
                     splitter.split_region(named.regions[0], func)
             splitter.split_region(func.regions[0], func)

@@ -7,13 +7,13 @@ import dataclasses
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from pysdy.passes.common import data_flow, func_attrs
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.value_shardings import SHARDING
 from pysdy.passes.diagnostics import emit_warning
-from pysdy.passes.import_ import data_flow
 from pysdy.passes.import_.add_data_flow_edges import add_data_flow_edges
 from pysdy.passes.import_.call_graph import callee_name, original_func_name, walk_calls
-from pysdy.passes.import_.ir_utils import ops_in_walk_order
 from pysdy.passes.import_.propagate_sharding_from_func_to_call import func_shardings
-from pysdy.passes.import_.shardings import SHARDING
 from pysdy.passes.import_.symbols import SymbolTable
 from pysdy.passes.registry import Pass, option, register_pass
 
@@ -68,7 +68,7 @@ class ImportFuncCallsPass(Pass):
         for call in walk_calls(op, symbols):
             name = callee_name(call)
             func = symbols.lookup(name)
-            in_shardings = func_shardings(func, "arg_attrs", list(call.operands), symbols)
+            in_shardings = func_shardings(func_attrs.arg_shardings(func), list(call.operands), symbols)
             out_shardings = call.attributes[SHARDING] if SHARDING in call.attributes else None
             if name in moved:
                 if not warned:
@@ -99,7 +99,7 @@ class ImportFuncCallsPass(Pass):
         for name in moved:
             symbols.erase(symbols.lookup(name))
         if self.add_data_flow_edges_on_named_computations:
-            for named in ops_in_walk_order(op):
+            for named in nested_ops(op):
                 if named.name == data_flow.NAMED_COMPUTATION:
                     add_data_flow_edges(data_flow.block_arg_edge_owners(named))
                     add_data_flow_edges(data_flow.result_edge_owners(named))

@@ -7,7 +7,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import TensorSharding
-from pysdy.passes.import_.sharding_walker import transform_shardings
+from pysdy.passes.common.sharding_walker import transform_shardings
 from pysdy.passes.import_.symbols import SymbolTable, mesh_of
 from pysdy.passes.registry import Pass, register_pass
 

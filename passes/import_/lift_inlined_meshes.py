@@ -10,8 +10,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from pysdy.dialects.sdy import Mesh, TensorSharding
-from pysdy.passes.import_.ir_utils import insertion_point_after
-from pysdy.passes.import_.sharding_walker import transform_shardings
+from pysdy.passes.common.sharding_walker import transform_shardings
 from pysdy.passes.import_.symbols import SymbolTable, symbol_name
 from pysdy.passes.registry import Pass, register_pass
 
@@ -50,7 +49,7 @@ class LiftInlinedMeshesPass(Pass):
         if last_mesh_op is None:
             insertion_point = ir.InsertionPoint.at_block_begin(body)
         else:
-            insertion_point = insertion_point_after(last_mesh_op)
+            insertion_point = ir.InsertionPoint.after(last_mesh_op)
 
         def lift(sharding: TensorSharding) -> TensorSharding:
             new_name = new_names.get(sharding.mesh)

@@ -8,7 +8,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import AxisRef, ManualAxes, Mesh, SubAxisInfo, TensorSharding, TensorShardingPerValue
-from pysdy.passes.import_.ir_utils import ops_in_walk_order
+from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.import_.symbols import SymbolTable, mesh_of
 from pysdy.passes.registry import Pass, PassFailure, register_pass
 
@@ -101,7 +101,7 @@ class ManualAxesCleanupPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         symbols = SymbolTable(op)
-        for manual in ops_in_walk_order(op):
+        for manual in nested_ops(op):
             if manual.name == "sdy.manual_computation":
                 self._clean_up(manual, symbols)
 

@@ -7,8 +7,8 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.import_.data_flow import MANUAL_COMPUTATION
-from pysdy.passes.import_.ir_utils import ops_in_walk_order
+from pysdy.passes.common.data_flow import MANUAL_COMPUTATION
+from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.registry import Pass, PassFailure, register_pass
 
 GROUP_OP = "sdy.sharding_group"
@@ -82,7 +82,7 @@ class ShardingGroupImportPass(Pass):
     summary = "Canonicalization and validation pass for sharding groups."
 
     def run(self, op: ir.Operation) -> None:
-        groups = [nested for nested in ops_in_walk_order(op) if nested.name == GROUP_OP]
+        groups = nested_ops(op, name=GROUP_OP)
         if not _validate(groups):
             raise PassFailure()
         by_value: list[tuple[ir.Value, list[ir.Operation]]] = []

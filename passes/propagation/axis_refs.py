@@ -39,10 +39,6 @@ def contains(ref: AxisRef, other: AxisRef) -> bool:
     )
 
 
-def strictly_contains(ref: AxisRef, other: AxisRef) -> bool:
-    return ref != other and contains(ref, other)
-
-
 def prefix_of(ref: AxisRef, other: AxisRef) -> bool:
     return contains(other, ref) and pre_size(ref) == pre_size(other)
 
@@ -81,20 +77,6 @@ def can_coexist(ref: AxisRef, other: AxisRef) -> bool:
     if ref.name != other.name or ref.sub_axis is None or other.sub_axis is None:
         return True
     return _sub_axes_can_coexist(*_bounds(ref, other))
-
-
-def overlap(ref: AxisRef, other: AxisRef) -> Optional[AxisRef]:
-    """The part both refer to, or None when they are disjoint or cannot coexist."""
-    if ref.name != other.name:
-        return None
-    if ref.sub_axis is None:
-        return other
-    if other.sub_axis is None:
-        return ref
-    min_pre, max_pre, min_next, max_next = _bounds(ref, other)
-    if min_next <= max_pre or not _sub_axes_can_coexist(min_pre, max_pre, min_next, max_next):
-        return None
-    return sub_axis(ref.name, max_pre, min_next // max_pre)
 
 
 def prefix_without_overlap(ref: AxisRef, other: AxisRef) -> Optional[AxisRef]:

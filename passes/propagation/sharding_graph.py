@@ -16,7 +16,7 @@ import enum
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import ManualAxes, Mesh, OpShardingRule, TensorSharding, TensorShardingPerValue
-from pysdy.passes.propagation import data_flow_edges as edges
+from pysdy.passes.common import data_flow as edges
 from pysdy.passes.propagation.dead_ops import may_be_erased_when_unused
 from pysdy.passes.propagation.elementwise import is_elementwise
 from pysdy.passes.propagation.func_data_flow_edges import FUNC_EDGE_OP, FuncEdges

@@ -103,6 +103,17 @@ func.func @main(%arg0: tensor<16x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"
 }
 """
 
+# A body-argument edge with a priority and another mesh: its in_sharding keeps both.
+MANUAL_COMPUTATION_EDGE_PRIORITY = MESH + 'sdy.mesh @other = <["x"=4, "y"=2, "z"=3]>\n' + """
+func.func @main(%arg0: tensor<16x6xf32>) -> tensor<16x6xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", ?}, {?}]>] out_shardings=[<@mesh, [{"x", ?}, {?}]>] manual_axes={"x"} (%arg1: tensor<4x6xf32>) {
+    %1 = sdy.data_flow_edge %arg1 sharding=<@other, [{"y"}p1, {?}]> : tensor<4x6xf32>
+    sdy.return %1 : tensor<4x6xf32>
+  } : (tensor<16x6xf32>) -> tensor<16x6xf32>
+  return %0 : tensor<16x6xf32>
+}
+"""
+
 SPLIT_CONSTANTS = MESH + """
 func.func @main(%arg0: tensor<8x6xf32>) -> (tensor<8x6xf32>, tensor<8x6xf32>, tensor<8x6xf32>) {
   %0 = sdy.constant dense<1.0> : tensor<f32>
@@ -216,6 +227,7 @@ ALL = {
     "sharding_groups": SHARDING_GROUPS,
     "data_flow_edges": DATA_FLOW_EDGES,
     "manual_computation": MANUAL_COMPUTATION,
+    "manual_computation_edge_priority": MANUAL_COMPUTATION_EDGE_PRIORITY,
     "split_constants": SPLIT_CONSTANTS,
     "calls": CALLS,
     "func_data_flow_edges": FUNC_DATA_FLOW_EDGES,

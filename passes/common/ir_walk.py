@@ -1,4 +1,4 @@
-"""Snapshots of an op's nested ops in walk order, so passes can erase ops while going through them."""
+"""Snapshots of an op's nested ops in walk order, so passes can change or erase ops while going through them."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from jaxlib.mlir import ir
 
 
 def nested_ops(root: ir.Operation, pre_order: bool = False, name: str | None = None) -> list[ir.Operation]:
-    """Every op nested in `root` (and `root` itself), in MLIR's walk order; only ops called `name` if given."""
+    """`root` and every op nested in it, in MLIR's walk order (post-order by default); only ops called `name` if given."""
     found: list[ir.Operation] = []
 
     def visit(op):
@@ -14,6 +14,5 @@ def nested_ops(root: ir.Operation, pre_order: bool = False, name: str | None = N
             found.append(op.operation)
         return ir.WalkResult.ADVANCE
 
-    order = ir.WalkOrder.PRE_ORDER if pre_order else ir.WalkOrder.POST_ORDER
-    root.walk(visit, walk_order=order)
+    root.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER if pre_order else ir.WalkOrder.POST_ORDER)
     return found

@@ -1,11 +1,11 @@
-"""Where a `sdy.data_flow_edge` gets its sources and targets from, by the kind of op that owns it.
+"""The ops with data-flow edges (Shardy's ShardableDataFlowOpInterface): their edge owners, edges, sources and targets.
 
 A data-flow edge ties values that must be sharded alike: the results of a
 while / case / optimization_barrier with their operands and region returns,
 and the block arguments and results of sdy.named_computation /
-sdy.manual_computation with the values flowing into them. The import pass
-`sdy-add-data-flow-edges` puts an `sdy.data_flow_edge` on each edge owner;
-the edge op holds the sharding of all its targets.
+sdy.manual_computation with the values flowing into them. Each edge has an
+owner (a result, or a region op's block argument); `sdy-add-data-flow-edges`
+puts an `sdy.data_flow_edge` on it, which holds the sharding of all targets.
 """
 
 from __future__ import annotations
@@ -13,8 +13,11 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 EDGE_OP = "sdy.data_flow_edge"
-DATA_FLOW_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
-REGION_EDGE_OPS = frozenset({"sdy.named_computation", "sdy.manual_computation"})
+NAMED_COMPUTATION = "sdy.named_computation"
+MANUAL_COMPUTATION = "sdy.manual_computation"
+REGION_EDGE_OPS = frozenset({NAMED_COMPUTATION, MANUAL_COMPUTATION})
+RESULT_EDGE_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
+DATA_FLOW_OPS = REGION_EDGE_OPS | RESULT_EDGE_OPS
 
 
 def owning_op(value: ir.Value) -> ir.Operation:
@@ -24,12 +27,14 @@ def owning_op(value: ir.Value) -> ir.Operation:
     return value.owner.owner.operation
 
 
-def edge_user(value: ir.Value) -> ir.Operation | None:
-    """The `sdy.data_flow_edge` whose input is `value`, if that edge is `value`'s only use."""
-    uses = list(value.uses)
-    if len(uses) == 1 and uses[0].owner.operation.name == EDGE_OP:
-        return uses[0].owner.operation
-    return None
+def block_arg_edge_owners(op: ir.Operation) -> list[ir.Value]:
+    if op.name in REGION_EDGE_OPS:
+        return list(op.regions[0].blocks[0].arguments)
+    return []
+
+
+def result_edge_owners(op: ir.Operation) -> list[ir.Value]:
+    return list(op.results) if op.name in DATA_FLOW_OPS else []
 
 
 def edge_owner_of_target(value: ir.Value) -> ir.Value | None:
@@ -39,20 +44,34 @@ def edge_owner_of_target(value: ir.Value) -> ir.Value | None:
     if owner.name in REGION_EDGE_OPS:
         return value
     if isinstance(value, ir.OpResult):
-        return value if owner.name in DATA_FLOW_OPS else None
-    if owner.name in DATA_FLOW_OPS:
+        return value if owner.name in RESULT_EDGE_OPS else None
+    if owner.name in RESULT_EDGE_OPS:
         return owner.results[value.arg_number]
     return None
+
+
+def edge_user(owner: ir.Value) -> ir.Operation | None:
+    """The `sdy.data_flow_edge` whose input is `owner`, if that edge is `owner`'s only use."""
+    uses = list(owner.uses)
+    if len(uses) == 1 and uses[0].owner.operation.name == EDGE_OP:
+        return uses[0].owner.operation
+    return None
+
+
+def edge_of_target(value: ir.Value) -> ir.Operation | None:
+    """The `sdy.data_flow_edge` of the edge owner `value` is a target of (Shardy's `DataFlowEdgeOp::lookup`)."""
+    owner = edge_owner_of_target(value)
+    return None if owner is None else edge_user(owner)
 
 
 def edge_owner_of_source(use) -> ir.Value | None:
     """The edge owner an operand use feeds, if the use is a source of a data-flow edge.
 
-    Mirrors Shardy's lookup: a terminator's operand belongs to the op around
-    it. For a region edge op, a terminator operand feeds the result of that
-    number and an operand feeds the block argument of that number; for a
-    data-flow op, any operand feeds the result of that operand's number
-    (whatever the operand means, e.g. a case index or a while condition).
+    A terminator's operand belongs to the op around it. For a region edge op, a
+    terminator operand feeds the result of that number and an operand feeds
+    the block argument of that number; for a data-flow op, any operand feeds
+    the result of that operand's number (whatever the operand means, e.g. a
+    case index or a while condition).
     """
     user = use.owner.operation
     number = use.operand_number
@@ -64,7 +83,7 @@ def edge_owner_of_source(use) -> ir.Value | None:
         if in_terminator:
             return op.results[number]
         return op.regions[0].blocks[0].arguments[number]
-    if op.name in DATA_FLOW_OPS and number < len(op.results):
+    if op.name in RESULT_EDGE_OPS and number < len(op.results):
         return op.results[number]
     return None
 
@@ -76,8 +95,7 @@ def edge_of_source(use) -> ir.Operation | None:
 
 
 def _terminator_operands(region: ir.Region) -> list[ir.Value]:
-    block = region.blocks[0]
-    operations = list(block.operations)
+    operations = list(region.blocks[0].operations)
     return list(operations[-1].operands)
 
 
@@ -105,3 +123,9 @@ def non_owner_targets(edge: ir.Operation) -> list[ir.Value]:
         return []
     number = owner_value.result_number
     return [owner.regions[0].blocks[0].arguments[number], owner.regions[1].blocks[0].arguments[number]]
+
+
+def replace_edge_with_input(edge: ir.Operation) -> None:
+    """Erases a data-flow edge (or func data-flow edge), its uses taking its input instead."""
+    edge.results[0].replace_all_uses_with(edge.operands[0])
+    edge.erase()

@@ -1,0 +1,1 @@
+"""IR helpers shared by the passes: function attributes, value shardings, data-flow edges, manual axes and op walks."""

@@ -1,0 +1,86 @@
+"""The attributes of a func.func's arguments and results (`arg_attrs` / `res_attrs`), written as MLIR writes them.
+
+Setting one attribute rewrites that argument's (or result's) dictionary; when
+every dictionary ends up empty, `arg_attrs` / `res_attrs` is removed
+altogether, as MLIR's FunctionOpInterface does.
+"""
+
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+from pysdy.dialects.sdy import TensorSharding
+
+SHARDING = "sdy.sharding"
+ARG_ATTRS = "arg_attrs"
+RESULT_ATTRS = "res_attrs"
+
+
+def function_type(func: ir.Operation) -> ir.FunctionType:
+    return ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+
+
+def num_arguments(func: ir.Operation) -> int:
+    return len(function_type(func).inputs)
+
+
+def num_results(func: ir.Operation) -> int:
+    return len(function_type(func).results)
+
+
+def result_types(func: ir.Operation) -> list[ir.Type]:
+    return list(function_type(func).results)
+
+
+def _get(func: ir.Operation, key: str, index: int, name: str) -> ir.Attribute | None:
+    if key not in func.attributes:
+        return None
+    entries = ir.DictAttr(ir.ArrayAttr(func.attributes[key])[index])
+    return entries[name] if name in entries else None
+
+
+def _set(func: ir.Operation, key: str, count: int, index: int, name: str, value: ir.Attribute | None) -> None:
+    if key in func.attributes:
+        dicts = [{a.name: a.attr for a in ir.DictAttr(d)} for d in ir.ArrayAttr(func.attributes[key])]
+    else:
+        dicts = [{} for _ in range(count)]
+    if value is None:
+        if name not in dicts[index]:
+            return
+        del dicts[index][name]
+    else:
+        dicts[index][name] = value
+    if all(not d for d in dicts):
+        del func.attributes[key]
+    else:
+        func.attributes[key] = ir.ArrayAttr.get([ir.DictAttr.get(d) for d in dicts])
+
+
+def get_arg_attr(func: ir.Operation, index: int, name: str = SHARDING) -> ir.Attribute | None:
+    return _get(func, ARG_ATTRS, index, name)
+
+
+def set_arg_attr(func: ir.Operation, index: int, value: ir.Attribute | None, name: str = SHARDING) -> None:
+    """Sets (or with None removes) one attribute of argument `index`."""
+    _set(func, ARG_ATTRS, num_arguments(func), index, name, value)
+
+
+def get_result_attr(func: ir.Operation, index: int, name: str = SHARDING) -> ir.Attribute | None:
+    return _get(func, RESULT_ATTRS, index, name)
+
+
+def set_result_attr(func: ir.Operation, index: int, value: ir.Attribute | None, name: str = SHARDING) -> None:
+    """Sets (or with None removes) one attribute of result `index`."""
+    _set(func, RESULT_ATTRS, num_results(func), index, name, value)
+
+
+def arg_shardings(func: ir.Operation) -> list[TensorSharding | None]:
+    """The sharding of each argument, None where it has none."""
+    attrs = (get_arg_attr(func, index) for index in range(num_arguments(func)))
+    return [None if attr is None else TensorSharding.from_attr(attr) for attr in attrs]
+
+
+def result_shardings(func: ir.Operation) -> list[TensorSharding | None]:
+    """The sharding of each result, None where it has none."""
+    attrs = (get_result_attr(func, index) for index in range(num_results(func)))
+    return [None if attr is None else TensorSharding.from_attr(attr) for attr in attrs]
