@@ -279,3 +279,18 @@ def _upstream_exists(name: str) -> bool:
 def run_pipeline(module: ir.Module, steps: tuple[Step, ...]) -> None:
     """Runs `steps` on `module`; raises ir.MLIRError (with diagnostics) when a pass fails."""
     build_pass_manager(steps, module.context).run(module.operation)
+
+
+def run_steps_in_pass(op: ir.Operation, steps: tuple[Step, ...], pass_argument: str) -> None:
+    """Runs `steps` on `op` from inside a pipeline pass; failures become that pass's diagnostics."""
+    try:
+        manager = build_pass_manager(steps, op.context)
+    except PipelineError as error:
+        op.location.emit_error(f"{pass_argument}: {error}")
+        raise PassFailure() from None
+    try:
+        manager.run(op)
+    except ir.MLIRError as error:
+        for diagnostic in error.error_diagnostics:
+            diagnostic.location.emit_error(diagnostic.message)
+        raise PassFailure() from None

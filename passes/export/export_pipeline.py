@@ -6,7 +6,7 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.pipeline import NestedPipeline, PassStep, PipelineError, Step, build_pass_manager
+from pysdy.passes.pipeline import NestedPipeline, PassStep, Step, run_steps_in_pass
 from pysdy.passes.registry import FUNC, MODULE, Pass, PassFailure, option, register_pass
 
 
@@ -103,12 +103,4 @@ class ExportPipelinePass(Pass):
         if self.dump_directory:
             op.location.emit_error("sdy-export-pipeline: module dumps (dump-directory) are not supported by pysdy")
             raise PassFailure()
-        try:
-            manager = build_pass_manager(self.steps(), op.context)
-        except PipelineError as error:
-            op.location.emit_error(f"sdy-export-pipeline: {error}")
-            raise PassFailure() from None
-        try:
-            manager.run(op)
-        except ir.MLIRError:
-            raise PassFailure() from None
+        run_steps_in_pass(op, self.steps(), self.argument)

@@ -12,8 +12,8 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.passes.export.export_pipeline import ExportPipelinePass
-from pysdy.passes.pipeline import NestedPipeline, PassStep, PipelineError, Step, build_pass_manager
-from pysdy.passes.registry import FUNC, MODULE, Pass, PassFailure, option, register_pass
+from pysdy.passes.pipeline import NestedPipeline, PassStep, Step, run_steps_in_pass
+from pysdy.passes.registry import FUNC, MODULE, Pass, option, register_pass
 
 
 def _steps(*names: str) -> list[Step]:
@@ -62,14 +62,4 @@ class PropagationPipelinePass(Pass):
         return tuple(steps) + ExportPipelinePass().steps()
 
     def run(self, op: ir.Operation) -> None:
-        try:
-            manager = build_pass_manager(self.steps(), op.context)
-        except PipelineError as error:
-            op.location.emit_error(f"sdy-propagation-pipeline: {error}")
-            raise PassFailure() from None
-        try:
-            manager.run(op)
-        except ir.MLIRError as error:
-            for diagnostic in error.error_diagnostics:
-                diagnostic.location.emit_error(diagnostic.message)
-            raise PassFailure() from None
+        run_steps_in_pass(op, self.steps(), self.argument)
