@@ -39,21 +39,27 @@ def _get(func: ir.Operation, key: str, index: int, name: str) -> ir.Attribute | 
     return entries[name] if name in entries else None
 
 
-def _set(func: ir.Operation, key: str, count: int, index: int, name: str, value: ir.Attribute | None) -> None:
+def _set(func: ir.Operation, key: str, count, index: int, name: str, value: ir.Attribute | None) -> None:
+    """Sets one entry of `arg_attrs` / `res_attrs`, rebuilding only that entry's dictionary;
+    `count()` (the number of arguments or results) is needed only when the attribute is absent."""
     if key in func.attributes:
-        dicts = [{a.name: a.attr for a in ir.DictAttr(d)} for d in ir.ArrayAttr(func.attributes[key])]
+        entries = list(ir.ArrayAttr(func.attributes[key]))
+    elif value is None:
+        return
     else:
-        dicts = [{} for _ in range(count)]
+        entries = [ir.DictAttr.get({}) for _ in range(count())]
+    current = {named.name: named.attr for named in ir.DictAttr(entries[index])}
     if value is None:
-        if name not in dicts[index]:
+        if name not in current:
             return
-        del dicts[index][name]
+        del current[name]
     else:
-        dicts[index][name] = value
-    if all(not d for d in dicts):
-        del func.attributes[key]
+        current[name] = value
+    entries[index] = ir.DictAttr.get(current)
+    if not current and all(len(ir.DictAttr(entry)) == 0 for entry in entries):
+        del func.attributes[key]  # as MLIR does when every dictionary is empty
     else:
-        func.attributes[key] = ir.ArrayAttr.get([ir.DictAttr.get(d) for d in dicts])
+        func.attributes[key] = ir.ArrayAttr.get(entries)
 
 
 def get_arg_attr(func: ir.Operation, index: int, name: str = SHARDING) -> ir.Attribute | None:
@@ -62,7 +68,7 @@ def get_arg_attr(func: ir.Operation, index: int, name: str = SHARDING) -> ir.Att
 
 def set_arg_attr(func: ir.Operation, index: int, value: ir.Attribute | None, name: str = SHARDING) -> None:
     """Sets (or with None removes) one attribute of argument `index`."""
-    _set(func, ARG_ATTRS, num_arguments(func), index, name, value)
+    _set(func, ARG_ATTRS, lambda: num_arguments(func), index, name, value)
 
 
 def get_result_attr(func: ir.Operation, index: int, name: str = SHARDING) -> ir.Attribute | None:
@@ -71,7 +77,7 @@ def get_result_attr(func: ir.Operation, index: int, name: str = SHARDING) -> ir.
 
 def set_result_attr(func: ir.Operation, index: int, value: ir.Attribute | None, name: str = SHARDING) -> None:
     """Sets (or with None removes) one attribute of result `index`."""
-    _set(func, RESULT_ATTRS, num_results(func), index, name, value)
+    _set(func, RESULT_ATTRS, lambda: num_results(func), index, name, value)
 
 
 def arg_shardings(func: ir.Operation) -> list[TensorSharding | None]:
