@@ -50,19 +50,31 @@ def is_scalar(value: ir.Value) -> bool:
 
 
 def _convert_constants(module: ir.Operation) -> None:
-    """Turns every `stablehlo.constant` into an `sdy.constant`, which folding won't merge.
-
-    The op is rebuilt from its generic text: the bindings cannot hand every
-    dense attribute (e.g. of complex type) to Python.
-    """
+    """Turns every `stablehlo.constant` into an `sdy.constant`, which folding won't merge."""
     for op in nested_ops(module):
         if op.name != "stablehlo.constant":
             continue
-        text = op.get_asm(print_generic_op_form=True, enable_debug_info=True)
-        new = ir.Operation.parse(text.replace('"stablehlo.constant"', '"sdy.constant"', 1))
+        new = _as_sdy_constant(op)
         ir.InsertionPoint(op).insert(new)
         op.results[0].replace_all_uses_with(new.results[0])
         op.erase()
+
+
+def _as_sdy_constant(op: ir.Operation) -> ir.Operation:
+    """An `sdy.constant` with `op`'s attributes and location.
+
+    Some dense attributes (e.g. of complex type) cannot be handed to Python;
+    those constants are rebuilt from their generic text instead, which is
+    much slower in a large module (printing one op numbers the whole module).
+    """
+    try:
+        attributes = {name: op.attributes[name] for name in op.attributes}
+    except (ValueError, TypeError, RuntimeError):
+        text = op.get_asm(print_generic_op_form=True, enable_debug_info=True)
+        return ir.Operation.parse(text.replace('"stablehlo.constant"', '"sdy.constant"', 1))
+    return ir.Operation.create(
+        "sdy.constant", results=[op.results[0].type], attributes=attributes, loc=op.location
+    )
 
 
 @dataclasses.dataclass
