@@ -243,10 +243,8 @@ class ShardingGraph:
         if owner_op.name == edges.EDGE_OP:
             for target in edges.non_owner_targets(owner_op):
                 notify.extend(self._users_to_notify(target))
-        if isinstance(value, ir.OpResult):
-            notify.append(self.node_of(owner_op))
-        else:
-            notify.append(self.node_of(owner_op))
+        # The defining op of a result, or the op owning the block of an argument.
+        notify.append(self.node_of(owner_op))
         notify.extend(self._users_to_notify(value))
         return notify
 
