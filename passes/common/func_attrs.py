@@ -1,11 +1,15 @@
 """The attributes of a func.func's arguments and results (`arg_attrs` / `res_attrs`), written as MLIR writes them.
 
-Setting one attribute rewrites that argument's (or result's) dictionary; when
-every dictionary ends up empty, `arg_attrs` / `res_attrs` is removed
-altogether, as MLIR's FunctionOpInterface does.
+Setting attributes rewrites only the touched arguments' (or results')
+dictionaries, and `arg_attrs` / `res_attrs` once per call: a pass that touches
+every argument sets them all in one call, or its cost grows with the square of
+the argument count. When every dictionary ends up empty, `arg_attrs` /
+`res_attrs` is removed altogether, as MLIR's FunctionOpInterface does.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from jaxlib.mlir import ir
 
@@ -39,24 +43,30 @@ def _get(func: ir.Operation, key: str, index: int, name: str) -> ir.Attribute | 
     return entries[name] if name in entries else None
 
 
-def _set(func: ir.Operation, key: str, count, index: int, name: str, value: ir.Attribute | None) -> None:
-    """Sets one entry of `arg_attrs` / `res_attrs`, rebuilding only that entry's dictionary;
-    `count()` (the number of arguments or results) is needed only when the attribute is absent."""
+def _update(func: ir.Operation, key: str, count, name: str, values: Mapping[int, ir.Attribute | None]) -> None:
+    """Sets (None: removes) entry `name` of each listed argument's (or result's) dictionary in one rewrite
+    of `arg_attrs` / `res_attrs`; `count()` (the number of arguments or results) is needed only when
+    the attribute is absent."""
     if key in func.attributes:
         entries = list(ir.ArrayAttr(func.attributes[key]))
-    elif value is None:
+    elif all(value is None for value in values.values()):
         return
     else:
         entries = [ir.DictAttr.get({}) for _ in range(count())]
-    current = {named.name: named.attr for named in ir.DictAttr(entries[index])}
-    if value is None:
-        if name not in current:
-            return
-        del current[name]
-    else:
-        current[name] = value
-    entries[index] = ir.DictAttr.get(current)
-    if not current and all(len(ir.DictAttr(entry)) == 0 for entry in entries):
+    changed = False
+    for index, value in values.items():
+        current = {named.name: named.attr for named in ir.DictAttr(entries[index])}
+        if value is None:
+            if name not in current:
+                continue
+            del current[name]
+        else:
+            current[name] = value
+        entries[index] = ir.DictAttr.get(current)
+        changed = True
+    if not changed:
+        return
+    if all(len(ir.DictAttr(entry)) == 0 for entry in entries):
         del func.attributes[key]  # as MLIR does when every dictionary is empty
     else:
         func.attributes[key] = ir.ArrayAttr.get(entries)
@@ -68,7 +78,12 @@ def get_arg_attr(func: ir.Operation, index: int, name: str = SHARDING) -> ir.Att
 
 def set_arg_attr(func: ir.Operation, index: int, value: ir.Attribute | None, name: str = SHARDING) -> None:
     """Sets (or with None removes) one attribute of argument `index`."""
-    _set(func, ARG_ATTRS, lambda: num_arguments(func), index, name, value)
+    set_arg_attrs(func, {index: value}, name)
+
+
+def set_arg_attrs(func: ir.Operation, values: Mapping[int, ir.Attribute | None], name: str = SHARDING) -> None:
+    """Sets (or with None removes) attribute `name` of each argument in `values` at once."""
+    _update(func, ARG_ATTRS, lambda: num_arguments(func), name, values)
 
 
 def get_result_attr(func: ir.Operation, index: int, name: str = SHARDING) -> ir.Attribute | None:
@@ -77,7 +92,12 @@ def get_result_attr(func: ir.Operation, index: int, name: str = SHARDING) -> ir.
 
 def set_result_attr(func: ir.Operation, index: int, value: ir.Attribute | None, name: str = SHARDING) -> None:
     """Sets (or with None removes) one attribute of result `index`."""
-    _set(func, RESULT_ATTRS, lambda: num_results(func), index, name, value)
+    set_result_attrs(func, {index: value}, name)
+
+
+def set_result_attrs(func: ir.Operation, values: Mapping[int, ir.Attribute | None], name: str = SHARDING) -> None:
+    """Sets (or with None removes) attribute `name` of each result in `values` at once."""
+    _update(func, RESULT_ATTRS, lambda: num_results(func), name, values)
 
 
 def arg_shardings(func: ir.Operation) -> list[TensorSharding | None]:

@@ -54,9 +54,9 @@ def _transform_value(value: ir.Value, transform: ShardingFn) -> None:
 
 def transform_func_shardings(func: ir.Operation, transform: ShardingFn) -> None:
     """Replaces each argument and result sharding `s` of `func` with `transform(s)`."""
-    for index, sharding in enumerate(func_attrs.arg_shardings(func)):
-        if sharding is not None:
-            func_attrs.set_arg_attr(func, index, transform(sharding).to_attr())
-    for index, sharding in enumerate(func_attrs.result_shardings(func)):
-        if sharding is not None:
-            func_attrs.set_result_attr(func, index, transform(sharding).to_attr())
+    func_attrs.set_arg_attrs(func, _transformed(func_attrs.arg_shardings(func), transform))
+    func_attrs.set_result_attrs(func, _transformed(func_attrs.result_shardings(func), transform))
+
+
+def _transformed(shardings: list[TensorSharding | None], transform: ShardingFn) -> dict[int, ir.Attribute]:
+    return {index: transform(sharding).to_attr() for index, sharding in enumerate(shardings) if sharding is not None}

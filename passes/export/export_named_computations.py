@@ -71,8 +71,7 @@ def _outline(named: ir.Operation, module: ir.Operation, names: SymbolNames) -> i
     remove_data_flow_edges(list(body.arguments))
     if "in_shardings" in named.attributes:
         shardings = TensorShardingPerValue.from_attr(named.attributes["in_shardings"]).shardings
-        for index, sharding in enumerate(shardings):
-            func_attrs.set_arg_attr(func, index, sharding.to_attr())
+        func_attrs.set_arg_attrs(func, {index: sharding.to_attr() for index, sharding in enumerate(shardings)})
     return func
 
 

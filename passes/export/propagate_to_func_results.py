@@ -31,6 +31,7 @@ class PropagateToFuncResultsPass(Pass):
             terminator = list(func.regions[0].blocks[0].operations)[-1].operation
             if terminator.name != "func.return":
                 continue
-            for index, returned in enumerate(terminator.operands):
-                sharding = get_sharding(returned)
-                func_attrs.set_result_attr(func, index, None if sharding is None else sharding.to_attr())
+            shardings = map(get_sharding, terminator.operands)
+            func_attrs.set_result_attrs(func, {
+                index: None if sharding is None else sharding.to_attr() for index, sharding in enumerate(shardings)
+            })

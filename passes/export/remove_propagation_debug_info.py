@@ -39,7 +39,5 @@ class RemovePropagationDebugInfoPass(Pass):
 
 def _remove_from_func(func: ir.Operation) -> None:
     for name in DEBUG_ATTRS:
-        for index in range(func_attrs.num_arguments(func)):
-            func_attrs.set_arg_attr(func, index, None, name)
-        for index in range(func_attrs.num_results(func)):
-            func_attrs.set_result_attr(func, index, None, name)
+        func_attrs.set_arg_attrs(func, dict.fromkeys(range(func_attrs.num_arguments(func))), name)
+        func_attrs.set_result_attrs(func, dict.fromkeys(range(func_attrs.num_results(func))), name)

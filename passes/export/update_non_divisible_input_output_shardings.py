@@ -56,6 +56,18 @@ def _static_shape(type_: ir.Type) -> list[int] | None:
     return None
 
 
+def _evenly_sharded_attrs(
+    shardings: list[TensorSharding | None], types: list[ir.Type], meshes: dict[str, Mesh]
+) -> dict[int, ir.Attribute]:
+    """The evenly sharded attribute of each sharded, statically shaped value, by index."""
+    updated = {}
+    for index, (sharding, type_) in enumerate(zip(shardings, types)):
+        shape = _static_shape(type_)
+        if sharding is not None and shape is not None:
+            updated[index] = evenly_sharded(sharding, shape, meshes).to_attr()
+    return updated
+
+
 @register_pass
 @dataclasses.dataclass(frozen=True)
 class UpdateNonDivisibleInputOutputShardingsPass(Pass):
@@ -72,13 +84,10 @@ class UpdateNonDivisibleInputOutputShardingsPass(Pass):
             if func.operation.name != "func.func":
                 continue
             func = func.operation
-            arguments = func.regions[0].blocks[0].arguments
-            for index, argument in enumerate(arguments):
-                self._update(meshes, argument.type, func_attrs.get_arg_attr(func, index),
-                             lambda attr, i=index: func_attrs.set_arg_attr(func, i, attr))
-            for index, type_ in enumerate(func_attrs.result_types(func)):
-                self._update(meshes, type_, func_attrs.get_result_attr(func, index),
-                             lambda attr, i=index: func_attrs.set_result_attr(func, i, attr))
+            arg_types = [argument.type for argument in func.regions[0].blocks[0].arguments]
+            func_attrs.set_arg_attrs(func, _evenly_sharded_attrs(func_attrs.arg_shardings(func), arg_types, meshes))
+            result_types = func_attrs.result_types(func)
+            func_attrs.set_result_attrs(func, _evenly_sharded_attrs(func_attrs.result_shardings(func), result_types, meshes))
         for call in nested_ops(op, name="func.call"):
             if "sdy.sharding" not in call.attributes:
                 continue
@@ -88,9 +97,3 @@ class UpdateNonDivisibleInputOutputShardingsPass(Pass):
                 shape = _static_shape(result.type)
                 updated.append(sharding if shape is None else evenly_sharded(sharding, shape, meshes))
             call.attributes["sdy.sharding"] = TensorShardingPerValue(tuple(updated)).to_attr()
-
-    def _update(self, meshes, type_: ir.Type, attr: ir.Attribute | None, set_attr) -> None:
-        shape = _static_shape(type_)
-        if attr is None or shape is None:
-            return
-        set_attr(evenly_sharded(TensorSharding.from_attr(attr), shape, meshes).to_attr())
