@@ -195,6 +195,9 @@ class TensorSharding:
         )
 
     def to_attr(self) -> ir.Attribute:
+        return _tensor_sharding_to_attr(self, ir.Context.current)
+
+    def _build(self) -> ir.Attribute:
         mesh = self.mesh if isinstance(self.mesh, str) else self.mesh.to_attr()
         return sdy.TensorShardingAttr.get(
             mesh,
@@ -224,10 +227,17 @@ class TensorShardingPerValue:
 
     @classmethod
     def from_attr(cls, attr: ir.Attribute) -> TensorShardingPerValue:
+        return _per_value_from_attr(attr)
+
+    @classmethod
+    def _read(cls, attr: ir.Attribute) -> TensorShardingPerValue:
         per_value = sdy.TensorShardingPerValueAttr(attr)
         return cls(tuple(TensorSharding.from_attr(s) for s in per_value.shardings))
 
     def to_attr(self) -> ir.Attribute:
+        return _per_value_to_attr(self, ir.Context.current)
+
+    def _build(self) -> ir.Attribute:
         return sdy.TensorShardingPerValueAttr.get([s.to_attr() for s in self.shardings])
 
 
@@ -334,6 +344,9 @@ class OpShardingRule:
         return FactorKind.PASS_THROUGH
 
 
+# Shardings repeat across a module (and its passes), so conversions either way
+# are memoized: an attribute by its (uniqued) identity, a value by itself and
+# the context its attribute lives in.
 _CACHE_SIZE = 1 << 14
 
 
@@ -345,3 +358,18 @@ def _tensor_sharding_from_attr(attr: ir.Attribute) -> TensorSharding:
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def _op_sharding_rule_from_attr(attr: ir.Attribute) -> OpShardingRule:
     return OpShardingRule._read(attr)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _per_value_from_attr(attr: ir.Attribute) -> TensorShardingPerValue:
+    return TensorShardingPerValue._read(attr)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _tensor_sharding_to_attr(sharding: TensorSharding, context: ir.Context) -> ir.Attribute:
+    return sharding._build()
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _per_value_to_attr(per_value: TensorShardingPerValue, context: ir.Context) -> ir.Attribute:
+    return per_value._build()
