@@ -109,6 +109,7 @@ class ShardingGraph:
         self._node_of: dict[ir.Operation, int] = {}
         self._slot_of: dict[ir.Value, int] = {}
         self._use_counters: dict[ir.Value, list[int]] = {}
+        self._rules: dict[tuple, OpShardingRule | None] = {}
         self._read()
 
     # ------------------------------------------------------------------
@@ -202,15 +203,16 @@ class ShardingGraph:
 
     def _describe(self, index: int, node: Node) -> None:
         op = node.op
-        node.operands = [self.slot(v) for v in op.operands] if op.name != "func.func" else []
-        node.results = [self.slot(v) for v in op.results]
-        node.result_uses = [self._use_counter(v) for v in op.results]
-        node.operand_uses = [self._use_counter(v) for v in op.operands]
+        operands, results = list(op.operands), list(op.results)
+        node.operands = [self.slot(v) for v in operands] if op.name != "func.func" else []
+        node.results = [self.slot(v) for v in results]
+        node.result_uses = [self._use_counter(v) for v in results]
+        node.operand_uses = [self._use_counter(v) for v in operands]
         node.tensor_operand_uses = [
-            counter for value, counter in zip(op.operands, node.operand_uses) if len(shape_of(value)) > 0
+            counter for value, counter in zip(operands, node.operand_uses) if len(shape_of(value)) > 0
         ]
         node.operand_producers = [
-            self._node_of.get(v.owner.operation) if isinstance(v, ir.OpResult) else None for v in op.operands
+            self._node_of.get(v.owner.operation) if isinstance(v, ir.OpResult) else None for v in operands
         ]
         node.erasable = may_be_erased_when_unused(op)
         node.elementwise = is_elementwise(op)
@@ -231,10 +233,31 @@ class ShardingGraph:
             node.rule = self.cache.intern(identity_rule(shape_of(op.results[0]), 1, 1))
             node.allowed_direction = ir.IntegerAttr(op.attributes["allowed_direction"]).value
         else:
-            rule = get_or_create_rule(op, self.conservative)
+            rule = self._rule_of(op)
             if rule is not None:
                 node.kind = NodeKind.RULE
                 node.rule = self.cache.intern(rule)
+
+    def _rule_of(self, op: ir.Operation) -> OpShardingRule | None:
+        """The op's sharding rule, created once per distinct signature: ops alike in name, operand and
+        result types and attributes other than their shardings get the same rule. An op with regions
+        is its own signature (a rule may read its body), and so is one with an attribute the bindings
+        cannot read (a dense attribute of complex elements, for one)."""
+        if len(op.regions):
+            return get_or_create_rule(op, self.conservative)
+        attributes = op.attributes
+        try:
+            signature = (
+                op.name,
+                tuple(value.type for value in op.operands),
+                tuple(value.type for value in op.results),
+                tuple((name, attributes[name]) for name in attributes if name != SHARDING),
+            )
+        except TypeError:
+            return get_or_create_rule(op, self.conservative)
+        if signature not in self._rules:
+            self._rules[signature] = get_or_create_rule(op, self.conservative)
+        return self._rules[signature]
 
     def _notify_list(self, value: ir.Value) -> list[int]:
         """Nodes Shardy revisits when `value`'s sharding changes, in its order."""
@@ -348,19 +371,25 @@ class ShardingGraph:
                 func_args[slot.owner] = None
             else:
                 func_results[slot.owner] = None
+        per_value_attrs: dict[tuple[TensorSharding, ...], ir.Attribute] = {}
         for node_id in per_op_results:
             node = self.nodes[node_id]
-            shardings = [self.slots[s].sharding for s in node.results]
-            node.op.attributes[SHARDING] = TensorShardingPerValue(tuple(shardings)).to_attr()
+            shardings = tuple(self.slots[s].sharding for s in node.results)
+            if shardings not in per_value_attrs:
+                per_value_attrs[shardings] = TensorShardingPerValue(shardings).to_attr()
+            node.op.attributes[SHARDING] = per_value_attrs[shardings]
         for node_id in func_args:
             self._write_func_arg_attrs(node_id, attr)
         for node_id in func_results:
             self._write_func_result_attrs(node_id, attr)
+        rule_attrs: dict[OpShardingRule, ir.Attribute] = {}
         for node in self.nodes:
             if node.erased:
                 continue
             if keep_sharding_rules and node.kind is NodeKind.RULE:
-                node.op.attributes["sdy.sharding_rule"] = node.rule.to_attr()
+                if node.rule not in rule_attrs:
+                    rule_attrs[node.rule] = node.rule.to_attr()
+                node.op.attributes["sdy.sharding_rule"] = rule_attrs[node.rule]
             elif not keep_sharding_rules and "sdy.sharding_rule" in node.op.attributes:
                 rule = node.rule
                 if rule is None or not rule.is_custom:
