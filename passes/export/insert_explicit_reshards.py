@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from jaxlib.mlir import ir
 
@@ -344,7 +345,7 @@ def reshard_to_common_axes(
 
 def _reduction_axes(
     op: ir.Operation,
-    projection: ShardingProjection,
+    projection: Callable[[], ShardingProjection],
     common: Optional[AxesPerFactor],
     rule: OpShardingRule,
 ) -> list[AxisRef]:
@@ -356,7 +357,7 @@ def _reduction_axes(
         return []
     axes = []
     for factor in rule.reduction_factors:
-        for operand in projection.operands:
+        for operand in projection().operands:
             factor_axes = _factor_axes(operand, factor)
             if factor_axes is not None:
                 axes.extend(factor_axes)
@@ -376,17 +377,21 @@ def process_op_with_rule(op: ir.Operation, rule: OpShardingRule, meshes: MeshTab
             s if s is not None else TensorSharding.fully_closed(op_mesh.name, rank(v)) for s, v in zip(shardings, values)
         ]
 
-    projection = ShardingProjection.build(
-        closed_if_missing(in_shardings, op.operands),
-        closed_if_missing(out_shardings, op.results),
-        rule,
-        op_mesh.mesh,
-    )
+    @functools.cache
+    def projection() -> ShardingProjection:
+        """Of the shardings before any reshard; built only for the ops that need it (most do not)."""
+        return ShardingProjection.build(
+            closed_if_missing(in_shardings, op.operands),
+            closed_if_missing(out_shardings, op.results),
+            rule,
+            op_mesh.mesh,
+        )
+
     common = None
     if full_version:
-        common = reshard_to_common_axes(op, projection, in_shardings, out_shardings, rule, op_mesh, meshes)
+        common = reshard_to_common_axes(op, projection(), in_shardings, out_shardings, rule, op_mesh, meshes)
     elif op.name in ("stablehlo.dot", "stablehlo.dot_general"):
-        reshard_dot_result(op, projection, rule, op_mesh)
+        reshard_dot_result(op, projection(), rule, op_mesh)
     if not op.results:
         return
     reduction_axes = _reduction_axes(op, projection, common, rule)
