@@ -68,10 +68,12 @@ def edge_owner_of_source(use) -> ir.Value | None:
     """The edge owner an operand use feeds, if the use is a source of a data-flow edge.
 
     A terminator's operand belongs to the op around it. For a region edge op, a
-    terminator operand feeds the result of that number and an operand feeds
-    the block argument of that number; for a data-flow op, any operand feeds
-    the result of that operand's number (whatever the operand means, e.g. a
-    case index or a while condition).
+    terminator operand feeds the result of that number; an operand of the op
+    itself feeds no edge, as in Shardy, whose lookup maps it to the operand
+    value rather than to the block argument (so the op, not the edge of its
+    block argument, is what Shardy notifies). For a data-flow op, any operand
+    feeds the result of that operand's number (whatever the operand means,
+    e.g. a case index or a while condition).
     """
     user = use.owner.operation
     number = use.operand_number
@@ -80,9 +82,7 @@ def edge_owner_of_source(use) -> ir.Value | None:
     if op is None:
         return None
     if op.name in REGION_EDGE_OPS:
-        if in_terminator:
-            return op.results[number]
-        return op.regions[0].blocks[0].arguments[number]
+        return op.results[number] if in_terminator else None
     if op.name in RESULT_EDGE_OPS and number < len(op.results):
         return op.results[number]
     return None

@@ -39,18 +39,10 @@ def test_steps_are_jaxlib_expansion_of_the_pipeline(dedup):
     assert _pass_names(_text(PropagationPipelinePass(dedup_functions_fully=dedup).steps())) == expected
 
 
-# Known difference, kept visible: in this program a named computation inside a while loop
-# gets one more axis from propagation than in jaxlib (under every propagation pass).
-KNOWN_DIFFERENCES = {("scan_over_layers_grad", "sdy-propagation-pipeline")}
-
-
 def _cases():
     for pipeline in ["sdy-propagation-pipeline", "sdy-propagation-pipeline{dedup-functions-fully=true}"]:
         for program in program_names():
-            marks = []
-            if (program, pipeline) in KNOWN_DIFFERENCES:
-                marks.append(pytest.mark.xfail(strict=True, reason="differs from jaxlib (named computation in a while loop)"))
-            yield pytest.param(program, pipeline, marks=marks, id=f"{program}-{pipeline}")
+            yield pytest.param(program, pipeline, id=f"{program}-{pipeline}")
 
 
 @pytest.mark.parametrize("program,pipeline", list(_cases()))
