@@ -6,8 +6,9 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
+from pysdy.passes.common.save_module import save_module
 from pysdy.passes.pipeline import NestedPipeline, PassStep, Step, run_steps_in_pass
-from pysdy.passes.registry import FUNC, MODULE, Pass, PassFailure, option, register_pass
+from pysdy.passes.registry import FUNC, MODULE, Pass, option, register_pass
 
 
 def _func(name: str, **options: bool) -> NestedPipeline:
@@ -60,11 +61,11 @@ class ExportPipelinePass(Pass):
     )
 
     def steps(self) -> tuple[Step, ...]:
-        """The passes this pipeline runs, as jaxlib's `sdy-export-pipeline` expands with these options.
+        """The passes this pipeline runs, as jaxlib's `sdy-export-pipeline` expands with these options."""
+        return tuple(step for stage, _ in self.stages() for step in stage)
 
-        jaxlib also dumps the module between stages when `dump-directory` is
-        set; those dumps are the one part pysdy does not do.
-        """
+    def stages(self) -> list[tuple[list[Step], str | None]]:
+        """The steps in stages, each with the name of the module dump that follows it (if any)."""
         steps: list[Step] = [
             _func("sdy-constant-or-scalar-merger"),
             _func(
@@ -81,26 +82,31 @@ class ExportPipelinePass(Pass):
                 _step("sdy-remove-sub-axes-in-input-output-shardings"),
             ]
         steps.append(_step("sdy-close-shardings"))
+        stages: list[tuple[list[Step], str | None]] = [(steps, "after_propagation")]
         if not self.avoid_export_for_partitioning:
-            steps += self._partitioner_steps()
+            stages += self._partitioner_stages()
+        last: list[Step] = []
         if self.dump_propagation_edges or self.dump_sharding_origins:
-            steps.append(_step("sdy-remove-propagation-debug-info"))
+            last.append(_step("sdy-remove-propagation-debug-info"))
         if not self.keep_sharding_rules:
-            steps.append(_func("sdy-drop-sharding-rules"))
-        return tuple(steps)
+            last.append(_func("sdy-drop-sharding-rules"))
+        return stages + [(last, None)]
 
-    def _partitioner_steps(self) -> list[Step]:
+    def _partitioner_stages(self) -> list[tuple[list[Step], str | None]]:
         collectives = self.enable_insert_explicit_collectives
-        steps: list[Step] = [_func("sdy-insert-explicit-reshards", enable_full_version=collectives)]
-        if collectives:
-            steps += [_canonicalize("sdy-reshard"), _func("sdy-reshard-to-collectives")]
-        steps.append(_canonicalize("sdy-collective"))
-        if collectives and self.remove_all_gather_reduce_scatter_for_cmv1:
+        reshards: list[Step] = [_func("sdy-insert-explicit-reshards", enable_full_version=collectives)]
+        if not collectives:
+            return [(reshards + [_canonicalize("sdy-collective")], "after_minimal_partitioner_with_global_shapes")]
+        steps = [_canonicalize("sdy-reshard"), _func("sdy-reshard-to-collectives"), _canonicalize("sdy-collective")]
+        if self.remove_all_gather_reduce_scatter_for_cmv1:
             steps.append(_func("sdy-remove-all-gather-reduce-scatter-for-cmv1"))
-        return steps
+        return [(reshards, "after_explicit_reshards"), (steps, "after_partitioner_with_global_shapes")]
 
     def run(self, op: ir.Operation) -> None:
-        if self.dump_directory:
-            op.location.emit_error("sdy-export-pipeline: module dumps (dump-directory) are not supported by pysdy")
-            raise PassFailure()
-        run_steps_in_pass(op, self.steps(), self.argument)
+        """Runs the stages, dumping the module after each (numbered from 00) when `dump-directory` is set."""
+        dumps = 0
+        for steps, dump_name in self.stages():
+            run_steps_in_pass(op, tuple(steps), self.argument)
+            if dump_name is not None and self.dump_directory:
+                save_module(op, self.dump_directory, f"{dumps:02}.{dump_name}")
+                dumps += 1

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 
 from jaxlib.mlir import ir
 
+from pysdy.passes.common.save_module import save_module
 from pysdy.passes.propagation.driver import DirectionFunction, PropagationDriver, propagate_any
 from pysdy.passes.propagation.factor_propagation import BasicFactorPropagation
 from pysdy.passes.propagation.sharding_graph import ShardingGraph
@@ -40,17 +40,11 @@ class BasicPropagationPass(Pass):
         graph = ShardingGraph(op, self.conservative_propagation)
         self.propagate(graph, propagate_any)
         graph.write_back(self.keep_sharding_rules)
-        self.dump(op, "sdy_module_after_propagation")
+        save_module(op, self.module_dump_directory, "sdy_module_after_propagation")
 
     def propagate(self, graph: ShardingGraph, direction: DirectionFunction) -> None:
         """One full propagation; the priority passes layer their iterations over this."""
         PropagationDriver(graph, BasicFactorPropagation(), direction).run()
-
-    def dump(self, op: ir.Operation, name: str) -> None:
-        if self.module_dump_directory:
-            os.makedirs(self.module_dump_directory, exist_ok=True)
-            with open(os.path.join(self.module_dump_directory, f"{name}.mlir"), "w") as out:
-                out.write(str(op))
 
 
 def check_static_shapes(module: ir.Operation) -> None:

@@ -2,7 +2,8 @@
 
 The steps are jaxlib's own expansion of the pipeline (printed from its pass
 manager), every `sdy-*` step being pysdy's Python pass; `symbol-dce` is
-MLIR's. jaxlib's `sdy-save-module` debug dumps are the one thing left out.
+MLIR's. jaxlib's `sdy-save-module` steps are left out: they dump nothing
+without a dump directory, and this pipeline has no option to set one.
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ VARIANTS = ("default", "dedup", "debug")
 _DEBUG_OPTIONS = ("debug-propagation-edge-sharding", "debug-sharding-origins")
 
 
-def _split_top_level(text: str) -> list[str]:
+def split_top_level(text: str) -> list[str]:
+    """The top-level steps of a printed `builtin.module(...)` pipeline."""
     inner = text[len("builtin.module(") : -1]
     parts, depth, current = [], 0, ""
     for char in inner:
@@ -42,7 +43,7 @@ def pipeline_steps(variant: str) -> tuple[str, ...]:
     options = "{dedup-functions-fully=true}" if variant == "dedup" else ""
     with make_context():
         text = str(passmanager.PassManager.parse(f"builtin.module(sdy-propagation-pipeline{options})"))
-    steps = [s for s in _split_top_level(text) if s != "sdy-save-module"]
+    steps = [s for s in split_top_level(text) if s != "sdy-save-module"]
     if variant == "debug":
         for option in _DEBUG_OPTIONS:
             steps = [s.replace(f"{option}=false", f"{option}=true") for s in steps]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from export_cases import ALL as CASES
 from jaxlib.mlir import passmanager
-from export_inputs import assert_same_output, corpus_before, pipeline_steps, print_after_cpp
+from export_inputs import assert_same_output, corpus_before, pipeline_steps, print_after_cpp, print_after_pysdy, split_top_level
 from jax_corpus import program_names
 
 from pysdy.dialects.context import make_context
@@ -142,11 +142,53 @@ def _step_text(step) -> str:
     ids=lambda options: ",".join(options) or "defaults",
 )
 def test_export_pipeline_steps_are_jaxlibs(options):
-    """pysdy's pipeline runs exactly the passes (and options) jaxlib's `sdy-export-pipeline` expands to."""
+    """pysdy's pipeline runs exactly the passes (and options) jaxlib's `sdy-export-pipeline` expands to,
+    and dumps the module where jaxlib's expansion has `sdy-save-module`."""
     option_text = " ".join(f"{k.replace('_', '-')}={str(v).lower()}" for k, v in options.items())
     with make_context():
         expected = str(passmanager.PassManager.parse(f"builtin.module(sdy-export-pipeline{{{option_text}}})"))
-        steps = ExportPipelinePass(**options).steps()
-        actual = str(passmanager.PassManager.parse(f"builtin.module({','.join(map(_step_text, steps))})"))
-    # jaxlib's module dumps (no-ops without a dump directory) are the one step pysdy leaves out.
-    assert actual == expected.replace(",sdy-save-module", "")
+        texts = []
+        for steps, dump_name in ExportPipelinePass(**options).stages():
+            texts += map(_step_text, steps)
+            if dump_name is not None:
+                texts.append("sdy-save-module")
+        # Parse pysdy's steps with jaxlib's parser to print them alike; the dump is not a parsable pass.
+        dumps = [i for i, text in enumerate(texts) if text == "sdy-save-module"]
+        passes = [text for text in texts if text != "sdy-save-module"]
+        printed = str(passmanager.PassManager.parse(f"builtin.module({','.join(passes)})"))
+    expected_passes = expected.replace(",sdy-save-module", "")
+    assert printed == expected_passes
+    assert _save_module_positions(expected) == dumps
+
+
+def _save_module_positions(printed_pipeline: str) -> list[int]:
+    """Indices of `sdy-save-module` among the top-level steps of a printed `builtin.module(...)` pipeline."""
+    return [i for i, step in enumerate(split_top_level(printed_pipeline)) if step == "sdy-save-module"]
+
+
+@pytest.mark.parametrize("options", ["", "avoid-export-for-partitioning=true"])
+@pytest.mark.parametrize("program", ["transformer_block_grad", "scan_over_layers_grad"])
+def test_export_pipeline_dumps_match_cpp(program, options, tmp_path):
+    """With `dump-directory`, the same files with the same modules as jaxlib's pipeline writes."""
+    text = corpus_before("default", "sdy-constant-or-scalar-merger")[program]
+    for side in ("cpp", "pysdy"):
+        (tmp_path / side).mkdir()
+    pipeline = "sdy-export-pipeline{%s dump-directory=%s}"
+    assert_same_output(text, pipeline % (options, tmp_path / "cpp"), pipeline % (options, tmp_path / "pysdy"))
+    cpp_files = sorted(path.name for path in (tmp_path / "cpp").iterdir())
+    assert cpp_files and cpp_files == sorted(path.name for path in (tmp_path / "pysdy").iterdir())
+    for name in cpp_files:
+        assert (tmp_path / "pysdy" / name).read_text() == (tmp_path / "cpp" / name).read_text(), name
+
+
+def test_export_pipeline_dump_to_missing_directory_is_reported_not_fatal(tmp_path, capfd):
+    """As in jaxlib: the directory is not created, each dump reports an error, the pipeline still succeeds."""
+    text = corpus_before("default", "sdy-constant-or-scalar-merger")["mlp_forward"]
+    missing = tmp_path / "missing"
+    print_after_pysdy(text, f"sdy-export-pipeline{{dump-directory={missing}}}")
+    errors = capfd.readouterr().err.splitlines()
+    assert errors == [
+        f"error when writing file {missing}/{name}.mlir: No such file or directory"
+        for name in ("00.after_propagation", "01.after_minimal_partitioner_with_global_shapes")
+    ]
+    assert not missing.exists()
