@@ -7,6 +7,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.passes.common.save_module import save_module
+from pysdy.passes.propagation.debug_info import PropagationDebugInfo
 from pysdy.passes.propagation.driver import DirectionFunction, PropagationDriver, propagate_any
 from pysdy.passes.propagation.factor_propagation import BasicFactorPropagation
 from pysdy.passes.propagation.sharding_graph import ShardingGraph
@@ -33,13 +34,15 @@ class BasicPropagationPass(Pass):
     )
 
     def run(self, op: ir.Operation) -> None:
-        if self.debug_sharding_origins or self.debug_propagation_edge_sharding:
-            op.location.emit_error("pysdy does not record sharding origins or edge sources (debug options)")
-            raise PassFailure()
         check_static_shapes(op)
         graph = ShardingGraph(op, self.conservative_propagation)
+        debug_info = PropagationDebugInfo.attach(
+            graph, self.debug_sharding_origins, self.debug_propagation_edge_sharding
+        )
         self.propagate(graph, propagate_any)
         graph.write_back(self.keep_sharding_rules)
+        if debug_info is not None:
+            debug_info.write()
         save_module(op, self.module_dump_directory, "sdy_module_after_propagation")
 
     def propagate(self, graph: ShardingGraph, direction: DirectionFunction) -> None:

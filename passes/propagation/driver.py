@@ -231,6 +231,11 @@ class PropagationDriver:
                     continue
                 self._update(slot_id, sharding, notify)
                 updated = True
+        if updated and graph.debug_info is not None:
+            graph.debug_info.record(
+                node, operands, results, operand_shardings, result_shardings, mesh_name, self.strategy,
+                direction_along_factor, conservative,
+            )
         return updated
 
     def _update(self, slot_id: int, sharding: TensorSharding, notify: bool) -> None:

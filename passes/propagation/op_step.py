@@ -35,6 +35,35 @@ def _new_sharding(
     return new
 
 
+def propagated_projection(
+    operand_shardings: Sequence[Optional[TensorSharding]],
+    result_shardings: Sequence[Optional[TensorSharding]],
+    rule: OpShardingRule,
+    mesh: Mesh,
+    strategy: BasicFactorPropagation,
+    direction_along_factor: DirectionAlongFactor,
+    conservative: bool,
+    op_name: Optional[str],
+    is_elementwise: bool,
+) -> tuple[ShardingProjection, list[bool], list[bool]]:
+    """The op's sharding projection after the strategy propagated along it, and which operands and results changed.
+
+    Factors the rule blocks propagation along get no direction.
+    """
+    projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
+    blocked = frozenset(rule.blocked_propagation_factors)
+
+    def direction(factor: int) -> PropagationDirection:
+        if factor in blocked:
+            return PropagationDirection.NONE
+        return direction_along_factor(factor)
+
+    updated_operands, updated_results = strategy.propagate_factor_shardings(
+        projection, direction, rule.factor_sizes, mesh, op_name, conservative, is_elementwise
+    )
+    return projection, updated_operands, updated_results
+
+
 def propagate_through_op(
     operand_shardings: Sequence[Optional[TensorSharding]],
     result_shardings: Sequence[Optional[TensorSharding]],
@@ -49,21 +78,13 @@ def propagate_through_op(
 ) -> tuple[list[Optional[TensorSharding]], list[Optional[TensorSharding]]]:
     """New shardings of the op's operands and results (None where unchanged), as Shardy's propagateTensorShardings.
 
-    A sharding of None is no sharding (every dimension open). Factors the rule
-    blocks propagation along get no direction. `is_elementwise` (sdy's
+    A sharding of None is no sharding (every dimension open). `is_elementwise` (sdy's
     isElementwise, see `pysdy.passes.propagation.elementwise`) is what the
     aggressive strategy needs to know of the op besides its name.
     """
-    projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
-    blocked = frozenset(rule.blocked_propagation_factors)
-
-    def direction(factor: int) -> PropagationDirection:
-        if factor in blocked:
-            return PropagationDirection.NONE
-        return direction_along_factor(factor)
-
-    updated_operands, updated_results = strategy.propagate_factor_shardings(
-        projection, direction, rule.factor_sizes, mesh, op_name, conservative, is_elementwise
+    projection, updated_operands, updated_results = propagated_projection(
+        operand_shardings, result_shardings, rule, mesh, strategy, direction_along_factor, conservative, op_name,
+        is_elementwise,
     )
     new_operands = [
         _new_sharding(old, tensor, mapping, rule, mesh_name, mesh) if updated else None

@@ -106,6 +106,7 @@ class ShardingGraph:
         self.funcs: list[FuncResults] = []
         self.groups: dict[int, list[int]] = {}
         self.cache = StepCache()
+        self.debug_info = None  # a PropagationDebugInfo recording each step, when a debug option is on
         self._node_of: dict[ir.Operation, int] = {}
         self._slot_of: dict[ir.Value, int] = {}
         self._use_counters: dict[ir.Value, list[int]] = {}

@@ -1,0 +1,377 @@
+"""Propagation's debug info: the user sharding each axis came from, and the step and edge that brought it.
+
+With `debug-sharding-origins`, every value that gained axes records, per axis,
+the user sharding it came from: a function input or output (`input: i`,
+`output: i`), a sharding constraint (`constraint_k`) or a manual computation
+input or output (`mc_k_input: i`, `mc_k_output: i`); a sharding's own axes
+read `self`. With `debug-propagation-edge-sharding`, every op records, per
+propagation step that changed it, which operand or result brought each new
+axis to which of its operands and results. As Shardy, the edges of function
+results are all kept on result 0.
+
+The recording follows the propagation: `record` is called by the driver after
+each step that changed a sharding, and `write` puts everything on the IR once
+propagation is over. Nothing here runs when both options are off.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxlib.mlir import ir
+
+from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding, TensorShardingPerValue
+from pysdy.passes.common import func_attrs
+from pysdy.passes.common.data_flow import MANUAL_COMPUTATION, edge_user
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.propagation import axis_refs
+from pysdy.passes.propagation.op_step import propagated_projection
+from pysdy.passes.propagation.sharding_graph import Node, ShardingGraph, SlotKind
+from pysdy.passes.propagation.sharding_projection import ShardingProjection, TensorFactorShardings
+
+SHARDING_ORIGINS = "sdy.sharding_origins"
+SHARDING_ORIGIN_NAME = "sdy.sharding_origin_name"
+PROPAGATION_EDGES = "sdy.propagation_edges"
+CONSTRAINT = "sdy.sharding_constraint"
+DATA_FLOW_EDGE = "sdy.data_flow_edge"
+
+OPERAND, RESULT = 0, 1  # the kinds of an edge's ends, in Shardy's order
+_KIND_NAMES = ("operand", "result")
+
+# One end of a propagation edge: (OPERAND or RESULT, index in the step's operands or results).
+EdgeEnd = tuple[int, int]
+
+
+@dataclasses.dataclass(frozen=True)
+class PropagationEdge:
+    source: EdgeEnd
+    target: EdgeEnd
+    step: int
+
+
+AxisEdges = dict[AxisRef, list[PropagationEdge]]
+
+
+class PropagationDebugInfo:
+    """What one propagation pass records for its debug options, from the graph's first step to its last."""
+
+    def __init__(self, graph: ShardingGraph, sharding_origins: bool, propagation_edges: bool):
+        self.graph = graph
+        self.sharding_origins = sharding_origins
+        self.propagation_edges = propagation_edges
+        self.step = 0
+        # Slot -> axis -> origin name; function results are keyed by the slot of the returned value.
+        self.origins: dict[int, dict[AxisRef, str]] = {}
+        self.op_edges: dict[int, AxisEdges] = {}  # node -> the edges of its steps
+        self.func_result_edges: dict[int, AxisEdges] = {}  # func node -> the edges of all its result steps
+        self.origin_names: dict[int, str] = {}  # constraint / manual computation node -> its origin name
+        self._returned_slot = {result: returned for f in graph.funcs for result, returned in zip(f.results, f.returned)}
+        if sharding_origins:
+            self._read_user_shardings()
+
+    @classmethod
+    def attach(cls, graph: ShardingGraph, sharding_origins: bool, propagation_edges: bool) -> PropagationDebugInfo | None:
+        """Starts recording on `graph` if an option is on."""
+        if not (sharding_origins or propagation_edges):
+            return None
+        graph.debug_info = cls(graph, sharding_origins, propagation_edges)
+        return graph.debug_info
+
+    # ------------------------------------------------------------------
+    # The user shardings everything comes from
+    # ------------------------------------------------------------------
+
+    def _read_user_shardings(self) -> None:
+        """Shardy's initial origins; an axis keeps the first origin given to it, in this order."""
+        graph = self.graph
+        for number, op in enumerate(nested_ops(graph.module, name=CONSTRAINT)):
+            node = graph.nodes[graph.node_of(op)]
+            name = f"constraint_{number}"
+            self.origin_names[graph.node_of(op)] = name
+            self._add_origins(node.results[0], name)
+            self._add_origins(node.operands[0], name)
+        for number, op in enumerate(nested_ops(graph.module, name=MANUAL_COMPUTATION)):
+            name = f"mc_{number}"
+            self.origin_names[graph.node_of(op)] = name
+            in_shardings = TensorShardingPerValue.from_attr(op.attributes["in_shardings"]).shardings
+            for index, (argument, sharding) in enumerate(zip(op.regions[0].blocks[0].arguments, in_shardings)):
+                origin = f"{name}_input: {index}"
+                self._add_origins(self._edge_slot(argument), origin, sharding)
+                self._add_origins(graph.slot(op.operands[index]), origin)
+            out_shardings = TensorShardingPerValue.from_attr(op.attributes["out_shardings"]).shardings
+            for index, (result, sharding) in enumerate(zip(op.results, out_shardings)):
+                self._add_origins(self._edge_slot(result), f"{name}_output: {index}", sharding)
+        for op in graph.module.regions[0].blocks[0].operations:
+            func = op.operation
+            if func.name != "func.func":
+                continue
+            for argument in func.regions[0].blocks[0].arguments:
+                self._add_origins(graph.slot(argument), f"input: {argument.arg_number}")
+            returned = _terminator(func).operands
+            for index, sharding in enumerate(func_attrs.result_shardings(func)):
+                self._add_origins(graph.slot(returned[index]), f"output: {index}", sharding)
+
+    def _edge_slot(self, owner: ir.Value) -> int | None:
+        edge = edge_user(owner)
+        return None if edge is None else self.graph.slot(edge.results[0])
+
+    def _add_origins(self, slot_id: int | None, origin: str, sharding: TensorSharding | None = None) -> None:
+        """Gives each axis of `sharding` (by default the slot's own) `origin`, unless it has one."""
+        if slot_id is None:
+            return
+        if sharding is None:
+            sharding = self.graph.slots[slot_id].sharding
+        if sharding is None:
+            return
+        for dim in sharding.dims:
+            for axis in dim.axes:
+                self.origins.setdefault(slot_id, {}).setdefault(axis, origin)
+
+    # ------------------------------------------------------------------
+    # Recording a step
+    # ------------------------------------------------------------------
+
+    def record(
+        self,
+        node: Node,
+        operands: list[int | None],
+        results: list[int | None],
+        operand_shardings: list[TensorSharding | None],
+        result_shardings: list[TensorSharding | None],
+        mesh_name: str,
+        strategy,
+        direction_along_factor,
+        conservative: bool,
+    ) -> None:
+        """Records a step through `node` that changed a sharding, given the shardings it started from."""
+        graph = self.graph
+        mesh = graph.meshes[mesh_name]
+        rule = node.rule
+        old = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
+        new, _, _ = propagated_projection(
+            operand_shardings, result_shardings, rule, mesh, strategy, direction_along_factor, conservative,
+            node.name, node.elementwise,
+        )
+        step = self.step
+        self.step += 1
+        ends = {OPERAND: operands, RESULT: results}
+        on_func_result = node.name == "func.func"
+        edges = None
+        if self.propagation_edges:
+            edges_per_node = self.func_result_edges if on_func_result else self.op_edges
+            edges = edges_per_node.setdefault(graph.node_of(node.op), {})
+        for kind, old_tensors, new_tensors, mappings in (
+            (OPERAND, old.operands, new.operands, rule.operand_mappings),
+            (RESULT, old.results, new.results, rule.result_mappings),
+        ):
+            for index, (old_tensor, new_tensor, mapping) in enumerate(zip(old_tensors, new_tensors, mappings)):
+                new_axes = _new_axes(old, old_tensor, new_tensor, mapping, (kind, index), step, mesh)
+                for axis, edge in new_axes.items():
+                    if edges is not None:
+                        _add_edge(edges.setdefault(axis, []), edge)
+                    if self.sharding_origins:
+                        self._record_origin(ends[kind][index], axis, ends[edge.source[0]][edge.source[1]])
+
+    def _canonical(self, slot_id: int | None) -> int | None:
+        return self._returned_slot.get(slot_id, slot_id)
+
+    def _record_origin(self, target: int | None, axis: AxisRef, source: int | None) -> None:
+        target, source = self._canonical(target), self._canonical(source)
+        if target is None or source is None:
+            return
+        origin = _origin_of(self.origins.get(source, {}), axis)
+        if origin is not None:
+            self.origins.setdefault(target, {}).setdefault(axis, origin)
+
+    # ------------------------------------------------------------------
+    # Writing
+    # ------------------------------------------------------------------
+
+    def write(self) -> None:
+        """Puts the recorded info on the IR; after the graph was written back."""
+        if self.sharding_origins:
+            self._write_origins()
+        if self.propagation_edges:
+            self._write_edges()
+
+    def _write_origins(self) -> None:
+        graph = self.graph
+        for node_id, name in self.origin_names.items():
+            node = graph.nodes[node_id]
+            if not node.erased:
+                node.op.attributes[SHARDING_ORIGIN_NAME] = ir.StringAttr.get(name)
+        func_args: dict[int, dict[int, ir.Attribute]] = {}
+        func_results: dict[int, dict[int, ir.Attribute]] = {}
+        per_result: dict[int, dict[int, ir.Attribute]] = {}
+        for slot_id, origins in self.origins.items():
+            slot = graph.slots[slot_id]
+            owner = graph.nodes[slot.owner]
+            if owner.erased:
+                continue
+            if slot.kind is SlotKind.FUNC_ARG:
+                value = owner.op.regions[0].blocks[0].arguments[slot.index]
+                func_id = slot.owner
+                func_args.setdefault(func_id, {})[slot.index] = _origins_attr(origins, f"input: {slot.index}")
+            else:
+                value = owner.op.results[slot.index]
+                func_id = self._enclosing_func(slot.owner)
+                if owner.name == CONSTRAINT:
+                    owner.op.attributes[SHARDING_ORIGINS] = _origins_attr(origins, self.origin_names[slot.owner])
+                elif owner.name == DATA_FLOW_EDGE:
+                    owner.op.attributes[SHARDING_ORIGINS] = _origins_attr(origins, self._manual_self_name(owner))
+                else:
+                    per_result.setdefault(slot.owner, {})[slot.index] = _origins_attr(origins, None)
+            returned_as = _first_return_of(value, graph.nodes[func_id].op)
+            if returned_as is not None:
+                func_results.setdefault(func_id, {})[returned_as] = _origins_attr(origins, f"output: {returned_as}")
+        for node_id, attrs in per_result.items():
+            op = graph.nodes[node_id].op
+            empty = ir.DictAttr.get({})
+            op.attributes[SHARDING_ORIGINS] = ir.ArrayAttr.get([attrs.get(i, empty) for i in range(len(op.results))])
+        for func_id, attrs in func_args.items():
+            func_attrs.set_arg_attrs(graph.nodes[func_id].op, attrs, SHARDING_ORIGINS)
+        for func_id, attrs in func_results.items():
+            func_attrs.set_result_attrs(graph.nodes[func_id].op, attrs, SHARDING_ORIGINS)
+
+    def _enclosing_func(self, node_id: int) -> int:
+        nodes = self.graph.nodes
+        while nodes[node_id].name != "func.func":
+            node_id = nodes[node_id].parent
+        return node_id
+
+    def _manual_self_name(self, edge: Node) -> str | None:
+        """The origin a data-flow edge of a manual computation calls `self`: its own input or output."""
+        owner_value = edge.op.operands[0]
+        if isinstance(owner_value, ir.BlockArgument):
+            owner, kind, index = edge.parent, "input", owner_value.arg_number
+        else:
+            owner, kind, index = edge.operand_producers[0], "output", owner_value.result_number
+        if self.graph.nodes[owner].name != MANUAL_COMPUTATION:
+            return None
+        return f"{self.origin_names[owner]}_{kind}: {index}"
+
+    def _write_edges(self) -> None:
+        graph = self.graph
+        for node_id, edges in self.op_edges.items():
+            node = graph.nodes[node_id]
+            if edges and not node.erased:
+                node.op.attributes[PROPAGATION_EDGES] = _edges_attr(edges)
+        for func_id, edges in self.func_result_edges.items():
+            if edges:
+                func_attrs.set_result_attr(graph.nodes[func_id].op, 0, _edges_attr(edges), PROPAGATION_EDGES)
+
+
+def _new_axes(
+    old: ShardingProjection,
+    old_tensor: TensorFactorShardings,
+    new_tensor: TensorFactorShardings,
+    mapping,
+    target: EdgeEnd,
+    step: int,
+    mesh: Mesh,
+) -> dict[AxisRef, PropagationEdge]:
+    """The axes a step gave one tensor, each with the edge it came by (Shardy's createSourceMap).
+
+    Factors of one dimension whose new last axes merge count as the merged axis.
+    The source is the first operand, else result, whose old axes along the
+    factor extend the new ones; an axis keeps the first edge found for it.
+    """
+    found: dict[AxisRef, PropagationEdge] = {}
+    for dim_factors in mapping:
+        previous: AxisRef | None = None
+        for factor in dim_factors:
+            old_axes = old_tensor.factor_index_to_sharding[factor].axis_refs
+            new_axes = new_tensor.factor_index_to_sharding[factor].axis_refs
+            if old_axes == new_axes:
+                continue
+            last = new_axes[-1]
+            if previous is not None and axis_refs.can_merge(previous, last):
+                found.pop(previous, None)
+                last = axis_refs.merge(previous, last, mesh)
+            previous = new_axes[-1]
+            introduced = list(new_axes[:-1]) + [last]
+            source = _source_of(new_axes, factor, old)
+            if source is None:
+                continue
+            edge = PropagationEdge(source, target, step)
+            if old_axes and old_axes[-1] != introduced[len(old_axes) - 1]:
+                found.setdefault(introduced[len(old_axes) - 1], edge)
+            for axis in introduced[len(old_axes):]:
+                found.setdefault(axis, edge)
+    return found
+
+
+def _add_edge(axis_edges: list[PropagationEdge], edge: PropagationEdge) -> None:
+    """Adds an axis's edge unless an earlier step took the axis along the same edge (as function results
+    all record on result 0, their later steps often do)."""
+    if not any(e.source == edge.source and e.target == edge.target for e in axis_edges):
+        axis_edges.append(edge)
+
+
+def _source_of(new_axes: list[AxisRef], factor: int, old: ShardingProjection) -> EdgeEnd | None:
+    for kind, tensors in ((OPERAND, old.operands), (RESULT, old.results)):
+        for index, tensor in enumerate(tensors):
+            sharding = tensor.factor_index_to_sharding.get(factor)
+            if sharding is not None and (
+                axis_refs.axis_list_prefix_status(new_axes, sharding.axis_refs) is not axis_refs.PrefixStatus.NOT_A_PREFIX
+            ):
+                return kind, index
+    return None
+
+
+def _origin_of(origins: dict[AxisRef, str], axis: AxisRef) -> str | None:
+    """The origin of `axis` in a source's origins, or of the first axis containing it or contained in it
+    (a reshape splits and merges axes)."""
+    origin = origins.get(axis)
+    if origin is not None:
+        return origin
+    for other, origin in origins.items():
+        if axis_refs.contains(other, axis) or axis_refs.contains(axis, other):
+            return origin
+    return None
+
+
+def _origins_attr(origins: dict[AxisRef, str], self_name: str | None) -> ir.Attribute:
+    """`{axis = "origin"}`, the origin named `self_name` written `self`."""
+    return ir.DictAttr.get(
+        {
+            str(axis).replace('"', ""): ir.StringAttr.get("self" if origin == self_name else origin)
+            for axis, origin in origins.items()
+        }
+    )
+
+
+def _edges_attr(edges: AxisEdges) -> ir.Attribute:
+    """`#sdy.propagation_edges`: per step, each axis's source and its targets (one source per axis and step)."""
+    per_step: dict[int, dict[AxisRef, tuple[EdgeEnd, set[EdgeEnd]]]] = {}
+    for axis, axis_edges in edges.items():
+        for edge in axis_edges:
+            source, targets = per_step.setdefault(edge.step, {}).setdefault(axis, (edge.source, set()))
+            if edge.source == source:
+                targets.add(edge.target)
+    steps = []
+    for step in sorted(per_step):
+        entries = sorted(per_step[step].items(), key=lambda item: item[0].name)
+        details = ", ".join(
+            f"{{{axis} = {_end(source)} -> [{', '.join(_end(t) for t in sorted(targets))}]}}"
+            for axis, (source, targets) in entries
+        )
+        steps.append(f"{{step-{step} = [{details}]}}")
+    return ir.Attribute.parse(f"#sdy.propagation_edges<[{', '.join(steps)}]>")
+
+
+def _end(end: EdgeEnd) -> str:
+    return f"{_KIND_NAMES[end[0]]}-{end[1]}"
+
+
+def _terminator(func: ir.Operation) -> ir.Operation:
+    return list(func.regions[0].blocks[0].operations)[-1].operation
+
+
+def _first_return_of(value: ir.Value, func: ir.Operation) -> int | None:
+    """The result of `func` that the first use of `value` in its terminator returns, if any (in use-list order)."""
+    terminator = _terminator(func)
+    for use in value.uses:
+        if use.owner.operation == terminator:
+            return use.operand_number
+    return None

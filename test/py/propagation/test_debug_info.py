@@ -1,0 +1,258 @@
+"""The propagation passes' debug options record exactly what jaxlib's C++ records.
+
+`debug-sharding-origins` and `debug-propagation-edge-sharding` (alone and
+together) on every propagation pass, over hand-written modules and the JAX
+corpus, both after jaxlib's import pipeline; then the export side sinking
+what was recorded. Where jaxlib's verifier rejects the recorded edges (a
+`sdy.data_flow_edge` with several sources gets an `operand-1` it does not
+have), pysdy must fail with the same error and leave the same module.
+
+Left out because jaxlib's C++ is undefined there: with origins on, an axis
+whose source has no recorded origin (reached through a sharding group or an
+op's own pre-existing sharding) prints garbage such as `": 0"` in jaxlib
+(pysdy records no origin for it), and ops erased as dead after gaining a
+sharding crash jaxlib.
+"""
+
+import functools
+
+import pytest
+from jaxlib.mlir import ir, passmanager
+
+from jax_corpus import program_names
+from propagation_oracle import first_difference, imported_corpus
+from pysdy.dialects.context import make_context
+from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+
+PASSES = [
+    "sdy-basic-propagate",
+    "sdy-aggressive-propagate",
+    "sdy-op-priority-propagate",
+    "sdy-user-priority-propagate",
+]
+ORIGINS = "debug-sharding-origins=true"
+EDGES = "debug-propagation-edge-sharding=true"
+OPTIONS = {"origins": ORIGINS, "edges": EDGES, "both": f"{ORIGINS} {EDGES}"}
+
+MESH = 'sdy.mesh @mesh = <["a"=2, "b"=4]>'
+
+# Modules before import; each is run through jaxlib's sdy-import-pipeline first.
+HAND_WRITTEN = {
+    "dot_and_elementwise": f"""{MESH}
+func.func @main(%arg0: tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{"b"}}]>}},
+                %arg1: tensor<16x32xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{"b"}}]>}}) -> tensor<8x32xf32> {{
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  %1 = stablehlo.negate %0 : tensor<8x32xf32>
+  %2 = stablehlo.add %1, %1 : tensor<8x32xf32>
+  return %2 : tensor<8x32xf32>
+}}""",
+    # Sub-axes appear (split) and merge back, so origins are found through containing axes.
+    "reshape_split_and_merge": f"""{MESH}
+func.func @main(%arg0: tensor<16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"b", "a"}}]>}},
+                %arg1: tensor<4x8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"b"}}, {{"a"}}]>}})
+    -> (tensor<2x8xf32>, tensor<32xf32>, tensor<8x2xf32>) {{
+  %0 = stablehlo.reshape %arg0 : (tensor<16xf32>) -> tensor<2x8xf32>
+  %1 = stablehlo.reshape %arg1 : (tensor<4x8xf32>) -> tensor<32xf32>
+  %2 = stablehlo.reshape %0 : (tensor<2x8xf32>) -> tensor<16xf32>
+  %3 = stablehlo.reshape %2 : (tensor<16xf32>) -> tensor<8x2xf32>
+  return %0, %1, %3 : tensor<2x8xf32>, tensor<32xf32>, tensor<8x2xf32>
+}}""",
+    # A sub-axis grows into its full axis: the changed last axis counts as new.
+    "sub_axis_grows": """sdy.mesh @mesh = <["a"=8]>
+func.func @main(%arg0: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(1)2}]>},
+                %arg1: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> tensor<16xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<16xf32>
+  %1 = stablehlo.abs %0 : tensor<16xf32>
+  return %1 : tensor<16xf32>
+}""",
+    # Constraints number in order and take their operand's axes; function results record on result 0.
+    "constraints_and_results": f"""{MESH}
+func.func @main(%arg0: tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{}}]>}}, %arg1: tensor<8x16xf32>)
+    -> (tensor<8x16xf32>, tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{"b"}}]>}}, tensor<8x16xf32>) {{
+  %0 = sdy.sharding_constraint %arg0 <@mesh, [{{"a"}}, {{"b"}}]> : tensor<8x16xf32>
+  %1 = stablehlo.abs %arg1 : tensor<8x16xf32>
+  %2 = stablehlo.add %0, %1 : tensor<8x16xf32>
+  %3 = sdy.sharding_constraint %2 <@mesh, [{{"a", ?}}, {{?}}]> : tensor<8x16xf32>
+  return %3, %1, %arg0 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+}}""",
+    "value_returned_twice": f"""{MESH}
+func.func @main(%arg0: tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{}}]>}})
+    -> (tensor<8x16xf32>, tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{"b"}}]>}}) {{
+  %0 = stablehlo.abs %arg0 : tensor<8x16xf32>
+  return %0, %0 : tensor<8x16xf32>, tensor<8x16xf32>
+}}""",
+    "multiple_sources": """sdy.mesh @mesh = <["a"=2, "b"=2, "c"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>},
+                %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>},
+                %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {"c"}]>}) -> tensor<8x8xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+  %1 = stablehlo.multiply %0, %arg2 : tensor<8x8xf32>
+  %2 = stablehlo.concatenate %0, %1, dim = 0 : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<16x8xf32>
+  %3 = stablehlo.slice %2 [0:8, 0:8] : (tensor<16x8xf32>) -> tensor<8x8xf32>
+  return %3 : tensor<8x8xf32>
+}""",
+    # The loop's edges have two sources: with edges on, jaxlib's verifier rejects `operand-1`.
+    "while_loop": f"""{MESH}
+func.func @main(%arg0: tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{}}]>}}, %arg1: tensor<8x16xf32>) -> tensor<8x16xf32> {{
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %0:3 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1, %iterArg_1 = %c) : tensor<8x16xf32>, tensor<8x16xf32>, tensor<i32>
+    cond {{
+    %c1 = stablehlo.constant dense<4> : tensor<i32>
+    %1 = stablehlo.compare LT, %iterArg_1, %c1 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }} do {{
+    %1 = stablehlo.add %iterArg, %iterArg_0 : tensor<8x16xf32>
+    %2 = sdy.sharding_constraint %1 <@mesh, [{{?}}, {{"b", ?}}]> : tensor<8x16xf32>
+    stablehlo.return %2, %iterArg_0, %iterArg_1 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<i32>
+  }}
+  return %0#0 : tensor<8x16xf32>
+}}""",
+    "named_computation": f"""{MESH}
+func.func @main(%arg0: tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{}}]>}})
+    -> (tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{"b"}}]>}}) {{
+  %0 = sdy.named_computation<"foo">(%arg0) (%arg1: tensor<8x16xf32>) {{
+    %1 = stablehlo.abs %arg1 : tensor<8x16xf32>
+    sdy.return %1 : tensor<8x16xf32>
+  }} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %2 = stablehlo.negate %0 : tensor<8x16xf32>
+  return %2 : tensor<8x16xf32>
+}}""",
+    # Manual computations number in post-order (the inner one is mc_0) and their edges' own axes read `self`.
+    "manual_computations_nested": """sdy.mesh @mesh = <["a"=2, "b"=2, "c"=2]>
+func.func @main(%arg0: tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"c"}, {}]>}) -> tensor<16x16xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a", ?}, {?}]>] out_shardings=[<@mesh, [{"a", ?}, {"b", ?}]>]
+      manual_axes={"a"} (%arg1: tensor<8x16xf32>) {
+    %1 = sdy.manual_computation(%arg1) in_shardings=[<@mesh, [{}, {"b"}]>] out_shardings=[<@mesh, [{}, {"b"}]>]
+        manual_axes={"b"} (%arg2: tensor<8x8xf32>) {
+      %2 = stablehlo.abs %arg2 : tensor<8x8xf32>
+      sdy.return %2 : tensor<8x8xf32>
+    } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %3 = stablehlo.negate %1 : tensor<8x16xf32>
+    sdy.return %3 : tensor<8x16xf32>
+  } : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %4 = stablehlo.add %0, %0 : tensor<16x16xf32>
+  return %4 : tensor<16x16xf32>
+}""",
+    # Origins are read before user priorities strip shardings; restored shardings record nothing.
+    "user_priorities": """sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}p1, {}]>},
+                %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}p0, {?}]>})
+    -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"a"}p2]>}) {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+  %1 = sdy.sharding_constraint %0 <@mesh, [{?}, {"b"}p3]> : tensor<8x8xf32>
+  %2 = stablehlo.abs %1 : tensor<8x8xf32>
+  return %2 : tensor<8x8xf32>
+}""",
+    "propagation_barrier": f"""{MESH}
+func.func @main(%arg0: tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{"b"}}]>}}) -> tensor<8x16xf32> {{
+  %0 = sdy.propagation_barrier %arg0 allowed_direction=FORWARD : tensor<8x16xf32>
+  %1 = stablehlo.abs %0 : tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}}""",
+    # Only @main exchanges result shardings, but every function's inputs and outputs are origins.
+    "two_funcs": f"""{MESH}
+func.func @main(%arg0: tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{}}]>}}) -> tensor<8x16xf32> {{
+  %0 = stablehlo.abs %arg0 : tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}}
+func.func private @other(%arg0: tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{"b"}}]>}})
+    -> (tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{}}]>}}) {{
+  %0 = stablehlo.negate %arg0 : tensor<8x16xf32>
+  %1 = sdy.sharding_constraint %0 <@mesh, [{{?}}, {{"b"}}]> : tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}}""",
+}
+
+# Calls kept as calls, with the edges sdy-add-func-data-flow-edges puts on them (already imported).
+FUNC_DATA_FLOW_EDGES = f"""{MESH}
+func.func @main(%arg0: tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{}}]>}}, %arg1: tensor<8x16xf32>) -> tensor<8x16xf32> {{
+  %0 = call @f(%arg0) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = sdy.func_data_flow_edge %0 : tensor<8x16xf32>
+  %2 = call @f(%arg1) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %3 = sdy.func_data_flow_edge %2 : tensor<8x16xf32>
+  %4 = stablehlo.add %1, %3 : tensor<8x16xf32>
+  return %4 : tensor<8x16xf32>
+}}
+func.func private @f(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {{
+  %0 = sdy.func_data_flow_edge %arg0 : tensor<8x16xf32>
+  %1 = stablehlo.abs %0 : tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}}"""
+
+
+def _cpp(module: ir.Module, pipeline: str) -> None:
+    passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
+
+
+def _pysdy(module: ir.Module, pipeline: str) -> None:
+    run_pipeline(module, parse_pipeline(pipeline))
+
+
+def outcome(run, text: str, pipeline: str) -> str:
+    """The error (if any) and the module after running `pipeline`: a failing run leaves its module too."""
+    with make_context():
+        module = ir.Module.parse(text)
+        try:
+            run(module, pipeline)
+            error = ""
+        except ir.MLIRError as failure:
+            error = f"error: {failure}\n"
+        return error + str(module)
+
+
+@functools.cache
+def hand_written(name: str) -> str:
+    if name == "func_data_flow_edges":
+        return FUNC_DATA_FLOW_EDGES
+    with make_context():
+        module = ir.Module.parse(HAND_WRITTEN[name])
+        _cpp(module, "sdy-import-pipeline")
+        return str(module)
+
+
+def assert_matches_cpp(text: str, pipeline: str) -> None:
+    expected = outcome(_cpp, text, pipeline)
+    actual = outcome(_pysdy, text, pipeline)
+    assert actual == expected, first_difference(expected, actual)
+
+
+@pytest.mark.parametrize("option", OPTIONS)
+@pytest.mark.parametrize("pass_", PASSES)
+@pytest.mark.parametrize("case", [*HAND_WRITTEN, "func_data_flow_edges"])
+def test_hand_written(case, pass_, option):
+    assert_matches_cpp(hand_written(case), f"{pass_}{{{OPTIONS[option]}}}")
+
+
+def test_verifier_rejects_edges_with_several_sources():
+    """The one case where jaxlib fails: pysdy records the same edge and fails with the same message."""
+    error = outcome(_pysdy, hand_written("while_loop"), f"sdy-basic-propagate{{{EDGES}}}").splitlines()[:2]
+    assert error[1].endswith("'sdy.data_flow_edge' op expected a value ref to have an operand index in range [0, 1), got: 1")
+
+
+def test_both_options_off_add_nothing():
+    text = hand_written("constraints_and_results")
+    assert outcome(_pysdy, text, "sdy-basic-propagate") == outcome(_cpp, text, "sdy-basic-propagate")
+    assert "sdy.sharding_origin" not in outcome(_pysdy, text, "sdy-basic-propagate")
+
+
+@pytest.mark.parametrize("option", OPTIONS)
+@pytest.mark.parametrize("pass_", PASSES)
+@pytest.mark.parametrize("program", program_names())
+def test_corpus(program, pass_, option):
+    assert_matches_cpp(imported_corpus()[program], f"{pass_}{{{OPTIONS[option]}}}")
+
+
+PROPAGATE_WITH_DEBUG_INFO = f"sdy-user-priority-propagate{{{OPTIONS['both']}}}"
+EXPORTS = {
+    "sink": "func.func(sdy-sink-data-flow-edges{sink-debug-sharding-origins=true sink-debug-propagation-edge-sharding=true})",
+    "export_pipeline": "sdy-export-pipeline{dump-sharding-origins=true dump-propagation-edges=true}",
+}
+
+
+@pytest.mark.parametrize("export", EXPORTS)
+@pytest.mark.parametrize(
+    "program", ["shard_map_psum", "shard_map_inside_jit_mixed", "cond_branches", "mlp_grad", "scan_over_layers"]
+)
+def test_export_sinks_recorded_info(program, export):
+    """What propagation recorded on data-flow edges moves to their owners as jaxlib moves it."""
+    assert_matches_cpp(imported_corpus()[program], f"{PROPAGATE_WITH_DEBUG_INFO},{EXPORTS[export]}")
