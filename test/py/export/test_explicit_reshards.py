@@ -18,6 +18,14 @@ PASSES = {
     "insert-reshards-full": (INSERT_RESHARDS_FULL, "sdy-insert-explicit-reshards"),
     # The whole export pipeline now runs in pysdy with its default options.
     "export-pipeline": ("sdy-export-pipeline", "sdy-constant-or-scalar-merger"),
+    "export-pipeline-collectives": (
+        "sdy-export-pipeline{enable-insert-explicit-collectives=true}",
+        "sdy-constant-or-scalar-merger",
+    ),
+    "export-pipeline-collectives-cmv1": (
+        "sdy-export-pipeline{enable-insert-explicit-collectives=true remove-all-gather-reduce-scatter-for-cmv1=true}",
+        "sdy-constant-or-scalar-merger",
+    ),
 }
 
 
@@ -53,6 +61,12 @@ def test_pass_matches_cpp_on_jax_corpus_other_pipeline_modes(key, variant, progr
 @pytest.mark.parametrize("case", list(CASES))
 def test_pass_matches_cpp_on_edge_case(case, pipeline):
     assert_same_output(CASES[case], pipeline)
+
+
+@pytest.mark.parametrize("key", ["export-pipeline-collectives", "export-pipeline-collectives-cmv1"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_export_pipeline_with_collectives_matches_cpp_on_edge_case(case, key):
+    assert_same_output(CASES[case], PASSES[key][0])
 
 
 @pytest.mark.parametrize("pipeline", [CONSTRAINT_TO_RESHARD, INSERT_RESHARDS, INSERT_RESHARDS_FULL])

@@ -1,0 +1,112 @@
+"""`sdy-reshard-to-collectives`: replace every `sdy.reshard` by the all-slices, collective-permutes, all-to-alls and all-gathers that make its input sharding its output sharding."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+from jaxlib.mlir import ir
+
+from pysdy.dialects.sdy import AxisRef, TensorSharding
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.value_shardings import get_sharding
+from pysdy.passes.export.collective_plan import (
+    AllGather,
+    AllSlice,
+    AllToAll,
+    Collective,
+    CollectivePermute,
+    IncompleteReshardError,
+    plan_collectives,
+)
+from pysdy.passes.export.reshard_ir import MeshTable, axis_list_attr
+from pysdy.passes.registry import FUNC, Pass, PassFailure, option, register_pass
+
+
+def _axes_per_dim_attr(axes_per_dim: Sequence[Sequence[AxisRef]]) -> ir.Attribute:
+    lists = ", ".join("{" + ", ".join(map(str, axes)) + "}" for axes in axes_per_dim)
+    return ir.Attribute.parse(f"#sdy<list_of_axis_ref_lists[{lists}]>")
+
+
+def _all_to_all_params_attr(collective: AllToAll) -> ir.Attribute:
+    axes = ", ".join(map(str, collective.axes))
+    return ir.Attribute.parse(
+        f"#sdy<all_to_all_param_list[{{{axes}}}: {collective.src_dim}->{collective.tgt_dim}]>"
+    )
+
+
+def _create_collective(value: ir.Value, collective: Collective, loc: ir.Location) -> ir.Value:
+    attributes = {"out_sharding": collective.out_sharding.to_attr()}
+    if isinstance(collective, AllSlice):
+        name = "sdy.all_slice"
+        attributes["slicing_axes"] = _axes_per_dim_attr(collective.slicing_axes)
+    elif isinstance(collective, AllGather):
+        name = "sdy.all_gather"
+        attributes["gathering_axes"] = _axes_per_dim_attr(collective.gathering_axes)
+    elif isinstance(collective, AllToAll):
+        name = "sdy.all_to_all"
+        attributes["params"] = _all_to_all_params_attr(collective)
+    else:
+        assert isinstance(collective, CollectivePermute)
+        name = "sdy.collective_permute"
+    op = ir.Operation.create(name, results=[value.type], operands=[value], attributes=attributes, loc=loc)
+    return op.results[0]
+
+
+def _is_fully_replicated_dims(sharding: TensorSharding) -> bool:
+    return all(not dim.axes for dim in sharding.dims)
+
+
+def _collectives_for(reshard: ir.Operation, meshes: MeshTable) -> list[Collective] | None:
+    """The collectives replacing `reshard`, or None when Shardy leaves it alone (meshes with different axes)."""
+    out_sharding = TensorSharding.from_attr(reshard.attributes["sharding"])
+    input_value = reshard.operands[0]
+    in_sharding = get_sharding(input_value)
+    if in_sharding is None:
+        in_sharding = TensorSharding.fully_closed(out_sharding.mesh, out_sharding.rank)
+    if not isinstance(in_sharding.mesh, str) or not isinstance(out_sharding.mesh, str):
+        reshard.location.emit_error("sdy-reshard-to-collectives: shardings with an inlined mesh are not supported")
+        raise PassFailure()
+    in_mesh = meshes.of(in_sharding)
+    out_mesh_name = out_sharding.mesh
+    unreduced = out_sharding.unreduced
+    if _is_fully_replicated_dims(out_sharding):
+        # Shardy gathers into a replicated output on the input's device order and without unreduced axes.
+        out_mesh_name = in_sharding.mesh
+        unreduced = ()
+    elif meshes.of(out_sharding).axes != in_mesh.axes:
+        return None
+    try:
+        return plan_collectives(
+            in_sharding,
+            dataclasses.replace(out_sharding, unreduced=unreduced),
+            out_mesh_name,
+            in_mesh,
+            ir.RankedTensorType(input_value.type).shape,
+        )
+    except IncompleteReshardError as error:
+        reshard.location.emit_error(f"sdy-reshard-to-collectives: {error}")
+        raise PassFailure() from error
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class ReshardToCollectivesPass(Pass):
+    argument = "sdy-reshard-to-collectives"
+    summary = "Converts ReshardOp into various Shardy collective ops."
+    anchor = FUNC
+
+    keep_redundant_reshards: bool = option(False, "Whether it keeps redundant reshards or removes.")
+
+    def run(self, op: ir.Operation) -> None:
+        meshes = MeshTable(op.parent)
+        for reshard in nested_ops(op, pre_order=True, name="sdy.reshard"):
+            collectives = _collectives_for(reshard, meshes)
+            if collectives is None or (not collectives and self.keep_redundant_reshards):
+                continue
+            value = reshard.operands[0]
+            with ir.InsertionPoint(reshard):
+                for collective in collectives:
+                    value = _create_collective(value, collective, reshard.location)
+            reshard.results[0].replace_all_uses_with(value)
+            reshard.erase()
