@@ -130,6 +130,10 @@ def shardable_value(value: ir.Value) -> ir.Value | None:
 def get_sharding(value: ir.Value) -> TensorSharding | None:
     """The sharding of `value`, None if it has none. A manual computation's block argument has its
     sharding without the manual axes."""
+    if isinstance(value, ir.OpResult):  # the common case first: a result of an ordinary op
+        op = value.owner.operation
+        if op.name not in data_flow.DATA_FLOW_OPS and op.name not in OWN_SHARDING_ATTR:
+            return _result_sharding(op, value.result_number)
     value = shardable_value(value)
     if value is None:
         return None
@@ -142,9 +146,14 @@ def get_sharding(value: ir.Value) -> TensorSharding | None:
         return TensorSharding.from_attr(op.attributes[name]) if name in op.attributes else None
     if op.name in data_flow.DATA_FLOW_OPS:
         return _owner_sharding(value)
-    if SHARDING not in op.attributes:
+    return _result_sharding(op, value.result_number)
+
+
+def _result_sharding(op: ir.Operation, number: int) -> TensorSharding | None:
+    attributes = op.attributes
+    if SHARDING not in attributes:
         return None
-    return TensorShardingPerValue.from_attr(op.attributes[SHARDING]).shardings[value.result_number]
+    return TensorShardingPerValue.from_attr(attributes[SHARDING]).shardings[number]
 
 
 def set_sharding(value: ir.Value, sharding: TensorSharding) -> None:

@@ -168,6 +168,8 @@ class ShardingGraph:
         return slot_id
 
     def _shardable_value(self, value: ir.Value) -> ir.Value | None:
+        if isinstance(value, ir.OpResult) and value.owner.name not in edges.DATA_FLOW_OPS:
+            return value  # the common case: a result of an op without edges
         edge_owner = edges.edge_owner_of_target(value)
         if edge_owner is not None:
             edge = edges.edge_user(edge_owner)
