@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import enum
+import functools
 import importlib
 import pkgutil
 import typing
@@ -128,7 +129,9 @@ def register_pass(cls: type[Pass]) -> type[Pass]:
     return cls
 
 
+@functools.cache
 def _load_all_pass_modules() -> None:
+    """Imports every module under pysdy.passes once, so each registers its passes."""
     import pysdy.passes as package
 
     for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
