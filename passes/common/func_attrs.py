@@ -9,6 +9,7 @@ the argument count. When every dictionary ends up empty, `arg_attrs` /
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from jaxlib.mlir import ir
@@ -102,11 +103,27 @@ def set_result_attrs(func: ir.Operation, values: Mapping[int, ir.Attribute | Non
 
 def arg_shardings(func: ir.Operation) -> list[TensorSharding | None]:
     """The sharding of each argument, None where it has none."""
-    attrs = (get_arg_attr(func, index) for index in range(num_arguments(func)))
-    return [None if attr is None else TensorSharding.from_attr(attr) for attr in attrs]
+    if ARG_ATTRS not in func.attributes:
+        return [None] * num_arguments(func)
+    return list(_shardings(func.attributes[ARG_ATTRS]))
 
 
 def result_shardings(func: ir.Operation) -> list[TensorSharding | None]:
     """The sharding of each result, None where it has none."""
-    attrs = (get_result_attr(func, index) for index in range(num_results(func)))
-    return [None if attr is None else TensorSharding.from_attr(attr) for attr in attrs]
+    if RESULT_ATTRS not in func.attributes:
+        return [None] * num_results(func)
+    return list(_shardings(func.attributes[RESULT_ATTRS]))
+
+
+def arg_sharding(func: ir.Operation, index: int) -> TensorSharding | None:
+    """The sharding of argument `index`, None if it has none."""
+    if ARG_ATTRS not in func.attributes:
+        return None
+    return _shardings(func.attributes[ARG_ATTRS])[index]
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _shardings(entries: ir.Attribute) -> tuple[TensorSharding | None, ...]:
+    """The `sdy.sharding` of each dictionary of an `arg_attrs` / `res_attrs` array (memoized: attributes are uniqued)."""
+    dicts = (ir.DictAttr(entry) for entry in ir.ArrayAttr(entries))
+    return tuple(TensorSharding.from_attr(d[SHARDING]) if SHARDING in d else None for d in dicts)

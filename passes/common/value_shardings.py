@@ -130,17 +130,18 @@ def shardable_value(value: ir.Value) -> ir.Value | None:
 def get_sharding(value: ir.Value) -> TensorSharding | None:
     """The sharding of `value`, None if it has none. A manual computation's block argument has its
     sharding without the manual axes."""
-    if isinstance(value, ir.OpResult):  # the common case first: a result of an ordinary op
+    if isinstance(value, ir.OpResult):  # the common cases first: a result of an ordinary op
         op = value.owner.operation
         if op.name not in data_flow.DATA_FLOW_OPS and op.name not in OWN_SHARDING_ATTR:
             return _result_sharding(op, value.result_number)
+    else:  # or a function argument
+        op = value.owner.owner.operation
+        if op.name == "func.func":
+            return func_attrs.arg_sharding(op, value.arg_number)
     value = shardable_value(value)
     if value is None:
         return None
     op = data_flow.owning_op(value)
-    if op.name == "func.func":
-        attr = func_attrs.get_arg_attr(op, value.arg_number)
-        return None if attr is None else TensorSharding.from_attr(attr)
     if op.name in OWN_SHARDING_ATTR:
         name = OWN_SHARDING_ATTR[op.name]
         return TensorSharding.from_attr(op.attributes[name]) if name in op.attributes else None

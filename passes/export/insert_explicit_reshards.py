@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 from jaxlib.mlir import ir
 
@@ -42,13 +42,15 @@ from pysdy.passes.export.unreduced_collectives import (
     reshard_to_unreduced_collectives,
     unreduced_collectives_for_use,
 )
+from pysdy.passes.export.unreduced_presence import holds_unreduced_axes
 from pysdy.passes.propagation import axis_refs
 from pysdy.passes.propagation.rules import get_or_create_rule
+from pysdy.passes.propagation.rules.registry import KNOWN_WITHOUT_RULE, registered_op_names
 from pysdy.passes.propagation.sharding_projection import ShardingProjection, TensorFactorShardings
 from pysdy.passes.registry import FUNC, Pass, option, register_pass
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class _OpMesh:
     name: str
     mesh: Mesh
@@ -84,7 +86,7 @@ def _per_value(op: ir.Operation, name: str) -> list[TensorSharding]:
 
 
 def _terminator(region: ir.Region) -> ir.Operation:
-    return list(region.blocks[0].operations)[-1].operation
+    return region.blocks[0].operations[-1].operation
 
 
 def _edges(op: ir.Operation) -> list[tuple[Optional[TensorSharding], list[tuple[ir.Operation, int]]]]:
@@ -158,10 +160,12 @@ def reshard_func_return(func: ir.Operation, meshes: MeshTable, full_version: boo
 # --------------------------------------------------------------------------
 
 
-def _op_mesh(
-    shardings: Sequence[Optional[TensorSharding]], meshes: MeshTable
-) -> Optional[_OpMesh]:
-    """The mesh the op's tensors share (ignoring device order), the most used one among its sharded tensors."""
+@functools.lru_cache(maxsize=1 << 12)
+def _op_mesh(shardings: tuple[Optional[TensorSharding], ...], meshes: MeshTable) -> Optional[_OpMesh]:
+    """The mesh the op's tensors share (ignoring device order), the most used one among its sharded tensors.
+
+    Memoized, since ops repeat their shardings; a mesh table is keyed by identity (it never changes).
+    """
     common_name, common = None, None
     for sharding in shardings:
         if sharding is None:
@@ -196,15 +200,19 @@ def _is_full_version(op: ir.Operation, enabled: bool) -> bool:
     return False
 
 
-def _tensor_sizes(op: ir.Operation) -> list[int]:
+def _tensor_types(op: ir.Operation) -> tuple[ir.Type, ...]:
+    return tuple(value.type for value in list(op.operands) + list(op.results))
+
+
+def _tensor_sizes(types: Sequence[ir.Type]) -> list[int]:
+    """The number of elements of each statically shaped tensor type, 0 for any other."""
     sizes = []
-    for value in list(op.operands) + list(op.results):
-        shaped = value.type if isinstance(value.type, ir.ShapedType) else None
-        if shaped is None or not shaped.has_static_shape:
+    for type_ in types:
+        if not isinstance(type_, ir.ShapedType) or not type_.has_static_shape:
             sizes.append(0)
             continue
         size = 1
-        for dim in shaped.shape:
+        for dim in type_.shape:
             size *= dim
         sizes.append(size)
     return sizes
@@ -220,20 +228,40 @@ def _tensor_sharding(tensor: TensorFactorShardings, mapping, rule: OpShardingRul
 
 
 def reshard_dot_result(
-    op: ir.Operation, projection: ShardingProjection, rule: OpShardingRule, op_mesh: _OpMesh
+    op: ir.Operation,
+    in_shardings: tuple[TensorSharding, ...],
+    out_shardings: tuple[TensorSharding, ...],
+    rule: OpShardingRule,
+    op_mesh: _OpMesh,
 ) -> None:
-    """Shards a dot's result like its operands, then reshards it back, when that trades a reduce-scatter of an operand for one of the smaller result.
+    """Shards a dot's result like its operands, then reshards it back, when that trades a reduce-scatter of an operand for one of the smaller result."""
+    new_sharding = _dot_result_sharding(in_shardings, out_shardings, _tensor_types(op), rule, op_mesh)
+    if new_sharding is None:
+        return
+    set_result_sharding(op, 0, new_sharding)
+    with ir.InsertionPoint.after(op):
+        reshard = create_reshard(op.results[0], out_shardings[0])
+    op.results[0].replace_all_uses_except(reshard, reshard.owner.operation)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _dot_result_sharding(
+    in_shardings: tuple[TensorSharding, ...],
+    out_shardings: tuple[TensorSharding, ...],
+    types: tuple[ir.Type, ...],
+    rule: OpShardingRule,
+    op_mesh: _OpMesh,
+) -> Optional[TensorSharding]:
+    """The sharding `reshard_dot_result` gives the dot's result first, or None to leave it (memoized: dots repeat).
 
     Only when the operands agree, exactly one result factor conflicts with them,
     the result is no larger than the conflicting operand, and the result is
     sharded along that factor by the contraction axes.
     """
-    result_sharding = get_sharding(op.results[0])
-    if result_sharding is None:
-        return
+    projection = ShardingProjection.build(in_shardings, out_shardings, rule, op_mesh.mesh)
     lhs, rhs = projection.operands
     result = projection.results[0]
-    lhs_size, rhs_size, result_size = _tensor_sizes(op)
+    lhs_size, rhs_size, result_size = _tensor_sizes(types)
     conflicting_factor, conflicting_axes = None, None
     reduction_axes: list[AxisRef] = []
     seen_non_contracting: list[AxisRef] = []
@@ -243,7 +271,7 @@ def reshard_dot_result(
             operand_axes = lhs_axes
             max_operand_size = max(lhs_size, rhs_size)
             if lhs_axes != rhs_axes:
-                return
+                return None
             if factor in rule.reduction_factors:
                 reduction_axes.extend(operand_axes)
                 continue
@@ -252,22 +280,19 @@ def reshard_dot_result(
             max_operand_size = lhs_size if lhs_axes is not None else rhs_size
             for ref in operand_axes:
                 if any(axis_refs.overlaps(seen, ref) for seen in seen_non_contracting):
-                    return
+                    return None
                 seen_non_contracting.append(ref)
         if _factor_axes(result, factor) != operand_axes:
             if not operand_axes or conflicting_factor is not None or result_size > max_operand_size:
-                return
+                return None
             conflicting_factor, conflicting_axes = factor, operand_axes
     if conflicting_factor is None:
-        return
+        return None
     result_axes = result.factor_index_to_sharding[conflicting_factor]
     if not result_axes.axis_refs or result_axes.axis_refs != reduction_axes:
-        return
+        return None
     result_axes.axis_refs = list(conflicting_axes)
-    set_result_sharding(op, 0, _tensor_sharding(result, rule.result_mappings[0], rule, op_mesh))
-    with ir.InsertionPoint.after(op):
-        reshard = create_reshard(op.results[0], result_sharding)
-    op.results[0].replace_all_uses_except(reshard, reshard.owner.operation)
+    return _tensor_sharding(result, rule.result_mappings[0], rule, op_mesh)
 
 
 def _should_reshard_to_common_mesh(sharding: Optional[TensorSharding], op_mesh: _OpMesh, meshes: MeshTable) -> bool:
@@ -332,7 +357,7 @@ def reshard_to_common_axes(
     """The full version: gives every factor one sharding across the op's tensors and reshards to it."""
     updated_operands = [_has_overflow_axes(t) for t in projection.operands]
     updated_results = [_has_overflow_axes(t) for t in projection.results]
-    common = find_common_axes(projection, rule, _tensor_sizes(op), op_mesh.mesh)
+    common = find_common_axes(projection, rule, _tensor_sizes(_tensor_types(op)), op_mesh.mesh)
     for factor, axes in enumerate(common):
         operands, results = _update_sharding(projection, factor, axes)
         updated_operands = [a or b for a, b in zip(updated_operands, operands)]
@@ -344,20 +369,22 @@ def reshard_to_common_axes(
 
 
 def _reduction_axes(
-    op: ir.Operation,
-    projection: Callable[[], ShardingProjection],
+    result_sharding: Optional[TensorSharding],
+    in_shardings: Sequence[TensorSharding],
+    out_shardings: Sequence[TensorSharding],
     common: Optional[AxesPerFactor],
     rule: OpShardingRule,
+    op_mesh: _OpMesh,
 ) -> list[AxisRef]:
-    """The axes the op's reduction factors are sharded on (without the full version: only if its results are unreduced)."""
+    """The axes the op's reduction factors are sharded on (without the full version: only if its first result is unreduced)."""
     if common is not None:
         return [ref for factor in rule.reduction_factors for ref in common[factor]]
-    result_sharding = get_sharding(op.results[0])
     if result_sharding is None or not result_sharding.unreduced:
         return []
+    projection = ShardingProjection.build(in_shardings, out_shardings, rule, op_mesh.mesh)
     axes = []
     for factor in rule.reduction_factors:
-        for operand in projection().operands:
+        for operand in projection.operands:
             factor_axes = _factor_axes(operand, factor)
             if factor_axes is not None:
                 axes.extend(factor_axes)
@@ -365,41 +392,52 @@ def _reduction_axes(
     return axes
 
 
+def _closed_if_missing(
+    shardings: Sequence[Optional[TensorSharding]], values: Sequence[ir.Value], mesh_name: str
+) -> tuple[TensorSharding, ...]:
+    return tuple(s if s is not None else TensorSharding.fully_closed(mesh_name, rank(v)) for s, v in zip(shardings, values))
+
+
 def process_op_with_rule(op: ir.Operation, rule: OpShardingRule, meshes: MeshTable, full_version: bool) -> None:
-    in_shardings = [get_sharding(v) for v in op.operands]
-    out_shardings = [get_sharding(v) for v in op.results]
-    op_mesh = _op_mesh(in_shardings + out_shardings, meshes)
+    operands, results = list(op.operands), list(op.results)
+    in_shardings = [get_sharding(v) for v in operands]
+    out_shardings = [get_sharding(v) for v in results]
+    op_mesh = _op_mesh(tuple(in_shardings + out_shardings), meshes)
     if op_mesh is None:
         return
-
-    def closed_if_missing(shardings, values):
-        return [
-            s if s is not None else TensorSharding.fully_closed(op_mesh.name, rank(v)) for s, v in zip(shardings, values)
-        ]
-
-    @functools.cache
-    def projection() -> ShardingProjection:
-        """Of the shardings before any reshard; built only for the ops that need it (most do not)."""
-        return ShardingProjection.build(
-            closed_if_missing(in_shardings, op.operands),
-            closed_if_missing(out_shardings, op.results),
-            rule,
-            op_mesh.mesh,
-        )
-
+    # The shardings before any reshard, to project through the rule.
+    closed_in = _closed_if_missing(in_shardings, operands, op_mesh.name)
+    closed_out = _closed_if_missing(out_shardings, results, op_mesh.name)
     common = None
     if full_version:
-        common = reshard_to_common_axes(op, projection(), in_shardings, out_shardings, rule, op_mesh, meshes)
-    elif op.name in ("stablehlo.dot", "stablehlo.dot_general"):
-        reshard_dot_result(op, projection(), rule, op_mesh)
-    if not op.results:
+        projection = ShardingProjection.build(closed_in, closed_out, rule, op_mesh.mesh)
+        common = reshard_to_common_axes(op, projection, in_shardings, out_shardings, rule, op_mesh, meshes)
+    elif op.name in ("stablehlo.dot", "stablehlo.dot_general") and out_shardings[0] is not None:
+        reshard_dot_result(op, closed_in, closed_out, rule, op_mesh)
+    if not results:
         return
-    reduction_axes = _reduction_axes(op, projection, common, rule)
+    reduction_axes = _reduction_axes(out_shardings[0], closed_in, closed_out, common, rule, op_mesh)
     if not reduction_axes:
         return
     axes = reduction_axes_needing_all_reduce(reduction_axes, op, meshes, op_mesh.name)
     if axes:
         all_reduce_results(op, axes, op_mesh.name)
+
+
+# The ops that can get reshards when no tensor is unreduced and the full version is off:
+# data-flow ops, calls, dots (their result), and the ops always given the full version.
+_RESHARDED_WITHOUT_UNREDUCED = DATA_FLOW_OPS | {
+    "func.call",
+    "stablehlo.dot",
+    "stablehlo.dot_general",
+    "stablehlo.concatenate",
+    "mhlo.ragged_dot",
+}
+
+
+def _ops_whose_rule_never_warns() -> frozenset[str]:
+    """Op names the rule registry builds a rule for (or knowingly none) without a warning; a custom call warns about unknown targets."""
+    return (frozenset(registered_op_names()) | KNOWN_WITHOUT_RULE) - {"stablehlo.custom_call"}
 
 
 @register_pass
@@ -415,7 +453,16 @@ class InsertExplicitReshardsPass(Pass):
         module = op.parent
         meshes = MeshTable(module)
         funcs = functions_by_name(module)
-        for nested in nested_ops(op)[:-1]:
+        ops = nested_ops(op)[:-1]
+        has_unreduced = holds_unreduced_axes(op, ops, funcs)
+        # Without the full version or unreduced axes, only these ops can need reshards.
+        reshard_all = self.enable_full_version or has_unreduced
+        quiet_rule_ops = _ops_whose_rule_never_warns()
+        for nested in ops:
+            if not reshard_all and nested.name not in _RESHARDED_WITHOUT_UNREDUCED:
+                if nested.name not in quiet_rule_ops:
+                    get_or_create_rule(nested)  # for its unknown-op warning, the one effect left
+                continue
             if nested.has_trait(ir.IsTerminatorTrait):
                 continue
             full_version = _is_full_version(nested, self.enable_full_version)
@@ -425,9 +472,10 @@ class InsertExplicitReshardsPass(Pass):
             if nested.name == "func.call":
                 reshard_call(nested, funcs, meshes)
                 continue
-            if nested.name == "sdy.reshard" and reshard_to_unreduced_collectives(nested, meshes):
-                continue
-            all_reduce_unreduced_operands(nested, meshes)
+            if has_unreduced:
+                if nested.name == "sdy.reshard" and reshard_to_unreduced_collectives(nested, meshes):
+                    continue
+                all_reduce_unreduced_operands(nested, meshes)
             rule = get_or_create_rule(nested)
             if rule is None or rule.is_custom:
                 continue
