@@ -7,6 +7,8 @@ are first met. Post-order visits callees before callers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from jaxlib.mlir import ir
 
 from pysdy.passes.common.ir_walk import nested_ops
@@ -36,15 +38,18 @@ def calls_in(op: ir.Operation) -> list[ir.Operation]:
     return nested_ops(op, name="func.call")
 
 
-def post_order_all(module: ir.Operation, symbols: SymbolTable) -> list[ir.Operation]:
-    """Every function, callees before callers (MLIR's post-order over its call graph)."""
+def post_order_all(
+    module: ir.Operation, symbols: SymbolTable, calls_of: Callable[[ir.Operation], list[ir.Operation]] = calls_in
+) -> list[ir.Operation]:
+    """Every function, callees before callers (MLIR's post-order over its call graph); `calls_of` gives a
+    function's calls in walk order, for callers that already have them."""
     order: list[ir.Operation] = []
     visited: set[str] = set()
 
     def visit(func: ir.Operation) -> None:
         visited.add(symbol_name(func))
         if has_body(func):
-            for call in calls_in(func):
+            for call in calls_of(func):
                 callee = symbols.lookup(callee_name(call))
                 if callee is not None and symbol_name(callee) not in visited:
                     visit(callee)
@@ -56,9 +61,11 @@ def post_order_all(module: ir.Operation, symbols: SymbolTable) -> list[ir.Operat
     return order
 
 
-def post_order(module: ir.Operation, symbols: SymbolTable) -> list[ir.Operation]:
+def post_order(
+    module: ir.Operation, symbols: SymbolTable, calls_of: Callable[[ir.Operation], list[ir.Operation]] = calls_in
+) -> list[ir.Operation]:
     """The functions with a body, callees before callers."""
-    return [func for func in post_order_all(module, symbols) if has_body(func)]
+    return [func for func in post_order_all(module, symbols, calls_of) if has_body(func)]
 
 
 def walk_calls(module: ir.Operation, symbols: SymbolTable) -> list[ir.Operation]:

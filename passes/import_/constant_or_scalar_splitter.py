@@ -8,10 +8,11 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.passes.common.data_flow import NAMED_COMPUTATION
-from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.import_.call_graph import (
     callee_name,
     clone_func_recursively,
+    functions,
+    has_body,
     original_func_name,
     post_order,
     set_callee,
@@ -20,6 +21,8 @@ from pysdy.passes.import_.symbols import SymbolTable
 from pysdy.passes.registry import Pass, register_pass
 
 GROUP_OP = "sdy.sharding_group"
+CONSTANT_SOURCES = frozenset({"sdy.constant", "stablehlo.iota"})
+TERMINATORS = frozenset({"func.return", "stablehlo.return", "sdy.return"})
 SHAPE_PRESERVING_OPS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.slice"})
 # Pure ops with MLIR's Elementwise or StableHLO's BroadcastingElementwise trait. (Shardy also counts
 # sdy.sharding_constraint / reshard / propagation_barrier as elementwise, but they are not pure.)
@@ -33,48 +36,94 @@ PURE_ELEMENTWISE_OPS = frozenset(
         "sqrt subtract tan tanh xor"
     ).split()
 )
+_SKIPPED_OPS = frozenset({"func.func", GROUP_OP})
+# Ops that preserve constness by their name alone.
+_CONSTANT_PRESERVING_OPS = SHAPE_PRESERVING_OPS | PURE_ELEMENTWISE_OPS
 
 
 def _shape(value: ir.Value) -> list[int]:
     return list(value.type.shape) if isinstance(value.type, ir.ShapedType) and value.type.has_rank else []
 
 
-def is_pure_elementwise(op: ir.Operation) -> bool:
-    if op.name in PURE_ELEMENTWISE_OPS:
-        return True
-    return op.name == "stablehlo.bitcast_convert" and _shape(op.operands[0]) == _shape(op.results[0])
+def _keeps_shape(op: ir.Operation) -> bool:
+    """Whether a one-operand op's result has its operand's shape (a bitcast that is elementwise)."""
+    return _shape(op.operands[0]) == _shape(op.results[0])
 
 
 def is_scalar(value: ir.Value) -> bool:
-    return isinstance(value.type, ir.ShapedType) and value.type.has_rank and value.type.rank == 0
+    value_type = value.type
+    return isinstance(value_type, ir.ShapedType) and value_type.has_rank and value_type.rank == 0
 
 
-def _convert_constants(module: ir.Operation) -> None:
-    """Turns every `stablehlo.constant` into an `sdy.constant`, which folding won't merge."""
-    for op in nested_ops(module):
-        if op.name != "stablehlo.constant":
-            continue
-        new = _as_sdy_constant(op)
-        ir.InsertionPoint(op).insert(new)
-        op.results[0].replace_all_uses_with(new.results[0])
-        op.erase()
-
-
-def _as_sdy_constant(op: ir.Operation) -> ir.Operation:
-    """An `sdy.constant` with `op`'s attributes and location.
+def _convert_constant(op: ir.Operation) -> ir.Operation:
+    """Replaces a `stablehlo.constant` by an `sdy.constant` (which folding won't merge) with its
+    attributes and location; returns the new op.
 
     Some dense attributes (e.g. of complex type) cannot be handed to Python;
     those constants are rebuilt from their generic text instead, which is
     much slower in a large module (printing one op numbers the whole module).
     """
+    attributes = op.attributes
     try:
-        attributes = {name: op.attributes[name] for name in op.attributes}
+        new = ir.Operation.create(
+            "sdy.constant",
+            results=[op.result.type],
+            attributes={name: attributes[name] for name in attributes},
+            loc=op.location,
+            ip=ir.InsertionPoint(op),
+        )
     except (ValueError, TypeError, RuntimeError):
         text = op.get_asm(print_generic_op_form=True, enable_debug_info=True)
-        return ir.Operation.parse(text.replace('"stablehlo.constant"', '"sdy.constant"', 1))
-    return ir.Operation.create(
-        "sdy.constant", results=[op.results[0].type], attributes=attributes, loc=op.location
-    )
+        new = ir.Operation.parse(text.replace('"stablehlo.constant"', '"sdy.constant"', 1))
+        ir.InsertionPoint(op).insert(new)
+    op.result.replace_all_uses_with(new.result)
+    op.erase()
+    return new
+
+
+@dataclasses.dataclass
+class _Scope:
+    """A function body or a named computation's body: its ops (with their names) in pre-order, not
+    entering nested named computations, and whose constness it decides."""
+
+    ops: list[tuple[ir.Operation, str]]
+    func: ir.Operation
+    named_computation: ir.Operation | None
+
+
+@dataclasses.dataclass
+class _FuncScan:
+    """What one walk over a function finds: its scopes in the order they are split (named
+    computations innermost first, in walk order, then the body), and its calls in walk order."""
+
+    scopes: list[_Scope] = dataclasses.field(default_factory=list)
+    calls: list[ir.Operation] = dataclasses.field(default_factory=list)
+
+
+def _scan(func: ir.Operation, groups: set[ir.Value]) -> _FuncScan:
+    """Walks `func` once; records in `groups` the values that sharding groups use."""
+    scan = _FuncScan()
+
+    def collect(root: ir.Operation, named_computation: ir.Operation | None) -> None:
+        ops: list[tuple[ir.Operation, str]] = []
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            ops.append((op, name))
+            if name == "func.call":
+                scan.calls.append(op)
+            elif name == NAMED_COMPUTATION and op != root:
+                collect(op, op)
+                return ir.WalkResult.SKIP
+            elif name == GROUP_OP:
+                groups.add(op.operands[0])
+            return ir.WalkResult.ADVANCE
+
+        root.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER)
+        scan.scopes.append(_Scope(ops[1:], func, named_computation))
+
+    collect(func, None)
+    return scan
 
 
 @dataclasses.dataclass
@@ -82,112 +131,109 @@ class _Splitter:
     """The module-wide state: which functions and named computations are not constant."""
 
     symbols: SymbolTable
+    groups: set[ir.Value]
     non_constant_named_computations: set[str] = dataclasses.field(default_factory=set)
     non_constant_funcs: set[str] = dataclasses.field(default_factory=set)
 
-    def is_constant_preserving(self, op: ir.Operation) -> bool:
-        if op.name == "func.call":
+    def is_constant_preserving(self, op: ir.Operation, name: str) -> bool:
+        if name in _CONSTANT_PRESERVING_OPS:
+            return True
+        if name == "func.call":
             callee = self.symbols.lookup(callee_name(op))
             return original_func_name(callee) not in self.non_constant_funcs
-        if op.name == NAMED_COMPUTATION:
+        if name == NAMED_COMPUTATION:
             return ir.StringAttr(op.attributes["name"]).value not in self.non_constant_named_computations
-        return op.name in SHAPE_PRESERVING_OPS or is_pure_elementwise(op)
+        return name == "stablehlo.bitcast_convert" and _keeps_shape(op)
 
-    def split_region(self, region: ir.Region, func: ir.Operation) -> None:
-        constants: dict[ir.Operation, None] = {}
-        scalar_expansions: dict[ir.Operation, None] = {}
-        for op in _region_ops_skipping_named_computations(region):
-            self.process(op, func, constants, scalar_expansions)
-        for op in list(scalar_expansions) + list(reversed(constants)):
+    def mark_non_constant(self, scope: _Scope) -> None:
+        if scope.named_computation is not None:
+            self.non_constant_named_computations.add(ir.StringAttr(scope.named_computation.attributes["name"]).value)
+        self.non_constant_funcs.add(original_func_name(scope.func))
+
+    def split(self, scope: _Scope) -> None:
+        constants: list[ir.Operation] = []
+        scalar_expansions: list[ir.Operation] = []
+        constant_values: set[ir.Value] = set()
+        splittable_values: set[ir.Value] = set()
+        # The ops using a value of `splittable_values`; no other op has an operand to look at.
+        users: set[ir.Operation] = set()
+
+        def record(op: ir.Operation, into: list[ir.Operation]) -> None:
+            into.append(op)
+            for result in op.results:
+                splittable_values.add(result)
+                if into is constants:
+                    constant_values.add(result)
+                for use in result.uses:
+                    users.add(use.owner.operation)
+
+        constant = True
+        for op, name in scope.ops:
+            if name in _SKIPPED_OPS:
+                continue
+            if name == "stablehlo.constant":
+                grouped = bool(self.groups) and op.result in self.groups
+                if grouped:
+                    self.groups.remove(op.result)
+                op = _convert_constant(op)
+                name = "sdy.constant"
+                if grouped:
+                    self.groups.add(op.result)
+            if name in CONSTANT_SOURCES:
+                record(op, constants)
+                continue
+            uses_splittable = op in users
+            preserving = self.is_constant_preserving(op, name)
+            if preserving and (
+                all(operand in constant_values for operand in op.operands)
+                if uses_splittable
+                else len(op.operands) == 0
+            ):
+                record(op, constants)
+                continue
+            if constant and not preserving and name not in TERMINATORS:
+                constant = False
+                self.mark_non_constant(scope)
+            if name == "stablehlo.broadcast_in_dim" and is_scalar(op.operands[0]):
+                record(op, scalar_expansions)
+                continue
+            if uses_splittable:
+                for index, operand in enumerate(list(op.operands)):
+                    if operand in splittable_values:
+                        op.operands[index] = self.clone_sub_computation(operand)
+        for op in scalar_expansions + constants[::-1]:
             users = [use.owner.operation for result in op.results for use in result.uses]
             if all(user.name == GROUP_OP for user in users):
                 for user in users:
                     user.erase()
                 op.erase()
 
-    def process(self, op: ir.Operation, func: ir.Operation, constants, scalar_expansions) -> None:
-        if op.name in ("func.func", GROUP_OP):
-            return
-        if self._is_constant_expression(op, constants):
-            constants[op] = None
-            return
-        if not self.is_constant_preserving(op) and not _is_terminator(op):
-            named = _enclosing_named_computation(op)
-            if named is not None:
-                self.non_constant_named_computations.add(ir.StringAttr(named.attributes["name"]).value)
-            self.non_constant_funcs.add(original_func_name(func))
-        if op.name == "stablehlo.broadcast_in_dim" and is_scalar(op.operands[0]):
-            scalar_expansions[op] = None
-            return
-        for index, operand in enumerate(list(op.operands)):
-            if isinstance(operand, ir.OpResult) and (
-                operand.owner.operation in constants or operand.owner.operation in scalar_expansions
-            ):
-                op.operands[index] = self.clone_sub_computation(operand)
-
-    def _is_constant_expression(self, op: ir.Operation, constants) -> bool:
-        if op.name in ("sdy.constant", "stablehlo.iota"):
-            return True
-        return self.is_constant_preserving(op) and all(
-            isinstance(v, ir.OpResult) and v.owner.operation in constants for v in op.operands
-        )
-
     def clone_sub_computation(self, value: ir.OpResult) -> ir.Value:
         """A copy of the sub-computation defining `value`, placed before its ops (scalars are shared)."""
-        if is_scalar(value):
-            return value
         mapping: dict[ir.Value, ir.Value] = {}
         self._clone_into(value, mapping)
-        return mapping[value]
+        return mapping.get(value, value)
 
     def _clone_into(self, value: ir.OpResult, mapping: dict[ir.Value, ir.Value]) -> None:
-        if is_scalar(value) or value in mapping:
+        if value in mapping or is_scalar(value):
             return
         op = value.owner.operation
-        for operand in op.operands:
+        operands = list(op.operands)
+        for operand in operands:
             if isinstance(operand, ir.OpResult):
                 self._clone_into(operand, mapping)
         clone = op.clone(ir.InsertionPoint(op))
-        for index, operand in enumerate(op.operands):
+        for index, operand in enumerate(operands):
             if operand in mapping:
                 clone.operands[index] = mapping[operand]
-        for old, new in zip(op.results, clone.results):
-            mapping[old] = new
+        mapping.update(zip(op.results, clone.results))
         if clone.name == "func.call":
             set_callee(clone, clone_func_recursively(self.symbols.lookup(callee_name(clone)), self.symbols))
-        for use in list(value.uses):
-            if use.owner.name == GROUP_OP:
-                group = use.owner.operation.clone(ir.InsertionPoint(op))
-                group.operands[0] = mapping[value]
-
-
-def _is_terminator(op: ir.Operation) -> bool:
-    return op.name in ("func.return", "stablehlo.return", "sdy.return")
-
-
-def _enclosing_named_computation(op: ir.Operation) -> ir.Operation | None:
-    parent = op.parent
-    while parent is not None and parent.name != NAMED_COMPUTATION:
-        parent = parent.parent
-    return parent
-
-
-def _region_ops_skipping_named_computations(region: ir.Region) -> list[ir.Operation]:
-    """The ops nested in `region` in pre-order, not entering named computations."""
-    found: list[ir.Operation] = []
-
-    def visit(block: ir.Block) -> None:
-        for op in block.operations:
-            op = op.operation
-            found.append(op)
-            if op.name != NAMED_COMPUTATION:
-                for nested_region in op.regions:
-                    for nested_block in nested_region.blocks:
-                        visit(nested_block)
-
-    for block in region.blocks:
-        visit(block)
-    return found
+        if value in self.groups:
+            for use in list(value.uses):
+                if use.owner.name == GROUP_OP:
+                    group = use.owner.operation.clone(ir.InsertionPoint(op))
+                    group.operands[0] = mapping[value]
 
 
 @register_pass
@@ -197,11 +243,10 @@ class ConstantOrScalarSplitterPass(Pass):
     summary = "Splits constant and scalar expansions so each has a single use."
 
     def run(self, op: ir.Operation) -> None:
-        _convert_constants(op)
         symbols = SymbolTable(op)
-        splitter = _Splitter(symbols)
-        for func in post_order(op, symbols):
-            for named in nested_ops(func):
-                if named.name == NAMED_COMPUTATION:
-                    splitter.split_region(named.regions[0], func)
-            splitter.split_region(func.regions[0], func)
+        groups: set[ir.Value] = set()
+        scans = {func: _scan(func, groups) for func in functions(op) if has_body(func)}
+        splitter = _Splitter(symbols, groups)
+        for func in post_order(op, symbols, lambda func: scans[func].calls):
+            for scope in scans[func].scopes:
+                splitter.split(scope)
