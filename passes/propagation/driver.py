@@ -36,23 +36,16 @@ def propagate_any_factor(factor: int) -> PropagationDirection:
 class _Worklist:
     """MLIR's driver worklist: push to the back unless present, pop from the back."""
 
-    def __init__(self, nodes: list[int]):
-        self._items: list[int | None] = list(reversed(nodes))
-        self._position = {node: i for i, node in enumerate(self._items)}
+    def __init__(self, nodes: list[int], size: int):
+        self.items: list[int] = nodes[::-1]
+        self.queued = bytearray(size)  # 1 for the nodes in `items`
+        for node in nodes:
+            self.queued[node] = 1
 
     def push(self, node: int) -> None:
-        if node not in self._position:
-            self._position[node] = len(self._items)
-            self._items.append(node)
-
-    def pop(self) -> int | None:
-        items = self._items
-        while items:
-            node = items.pop()
-            if node is not None:
-                del self._position[node]
-                return node
-        return None
+        if not self.queued[node]:
+            self.queued[node] = 1
+            self.items.append(node)
 
 
 class PropagationDriver:
@@ -64,11 +57,17 @@ class PropagationDriver:
         self.direction = direction
         self._worklist: _Worklist | None = None
         self._current: int | None = None
+        # Step-cache tokens for the ways this run chooses directions (see `propagate`).
+        strategy_class = strategy.__class__
+        self._direction_token = graph.cache.token((strategy_class, direction))
+        self._barrier_token = graph.cache.token((strategy_class, "barrier"))
+        self._any_token = graph.cache.token((strategy_class, "any"))
 
     def run(self) -> None:
         self.propagate_func_results()
-        live = [i for i, node in enumerate(self.graph.nodes) if not node.erased]
-        self._worklist = _Worklist(live)
+        nodes = self.graph.nodes
+        live = [i for i, node in enumerate(nodes) if not node.erased]
+        self._worklist = _Worklist(live, len(nodes))
         self._process_worklist()
         self._worklist = None
         self.propagate_func_results()
@@ -79,20 +78,29 @@ class PropagationDriver:
 
     def _process_worklist(self) -> None:
         nodes = self.graph.nodes
-        while True:
-            index = self._worklist.pop()
-            if index is None:
-                return
+        items, queued = self._worklist.items, self._worklist.queued
+        inert, barrier = NodeKind.INERT, NodeKind.BARRIER
+        while items:
+            index = items.pop()
+            queued[index] = 0
             node = nodes[index]
             if node.erased:
                 continue
-            if node.erasable and not any(counter[0] for counter in node.result_uses):
-                self._erase(index)
-                continue
-            if node.kind is NodeKind.INERT:
+            if node.erasable:
+                for counter in node.result_uses:
+                    if counter[0]:
+                        break
+                else:
+                    self._erase(index)
+                    continue
+            kind = node.kind
+            if kind is inert:
                 continue
             self._current = index
-            self._visit(node)
+            if kind is barrier:
+                self.propagate(node, self._barrier_token)
+            else:
+                self.propagate(node, self._direction_token)
 
     def _notify(self, node: int) -> None:
         """Shardy's notifyOpModified: revisit `node` and its ancestors, unless it is the op just visited."""
@@ -116,8 +124,9 @@ class PropagationDriver:
 
     def _push_with_ancestors(self, node: int | None) -> None:
         nodes = self.graph.nodes
+        push = self._worklist.push
         while node is not None:
-            self._worklist.push(node)
+            push(node)
             node = nodes[node].parent
 
     def _mark_erased(self, index: int) -> None:
@@ -140,103 +149,87 @@ class PropagationDriver:
     # Visiting a node
     # ------------------------------------------------------------------
 
-    def _visit(self, node: Node) -> bool:
-        """Visits a node as Shardy would; returns whether any sharding changed.
+    def propagate(self, node: Node, direction_token: int, notify: bool = True) -> bool:
+        """Propagates through `node`'s rule between its operand and result slots; returns whether any changed.
 
-        A visit is a function of the shardings of the node's slots, the
-        strategy and the direction, and a visit that changes nothing notifies
-        nothing. So when none of these moved since such a visit, the visit is
-        skipped: the outcome is the same, it is only faster.
-        """
-        slots = self.graph.slots
-        seen = (
-            self.strategy.__class__,
-            self.direction,
-            tuple(-1 if s is None else slots[s].version for s in node.operands),
-            tuple(-1 if s is None else slots[s].version for s in node.results),
-            node.has_multi_use_operand,
-        )
-        if node.settled == seen:
-            return False
-        changed = self._propagate_node(node)
-        node.settled = None if changed else seen
-        return changed
-
-    def _propagate_node(self, node: Node) -> bool:
-        if node.kind is NodeKind.BARRIER:
-            direction = PropagationDirection(node.allowed_direction)
-            return self.propagate(node, node.operands, node.results, lambda factor: direction, "barrier")
-        conservative = self.graph.conservative and node.kind is NodeKind.RULE
-        return self.propagate(
-            node, node.operands, node.results, lambda factor: self.direction(node, factor), self.direction, conservative
-        )
-
-    def propagate(
-        self,
-        node: Node,
-        operands,
-        results,
-        direction_along_factor,
-        direction_key,
-        conservative: bool = False,
-        notify: bool = True,
-    ) -> bool:
-        """Propagates between the slots `operands` and `results` through `node`'s rule.
-
-        `direction_key` identifies `direction_along_factor` for the step cache.
+        A step is a function of the node's signature, the direction (with the
+        strategy, `direction_token`), whether an operand has other uses (which
+        op priorities look at) and the shardings, so the step cache keys it by
+        these; a step that changes nothing notifies nothing.
         """
         graph = self.graph
-        slots = graph.slots
-        transform = node.edge_transform
-        operand_shardings = [None if s is None else slots[s].sharding for s in operands]
-        result_shardings = [None if s is None else slots[s].sharding for s in results]
-        if transform is not None and result_shardings[0] is not None:
-            result_shardings[0] = transform.before_propagation(result_shardings[0])
-        mesh_name = common_mesh_name(operand_shardings, result_shardings, graph.meshes)
-        if mesh_name is None:
-            return False
         cache = graph.cache
-        if transform is not None and result_shardings[0] is not None:
-            result_shardings[0] = cache.intern(result_shardings[0])
-        key = (
-            id(node.rule), node.name, node.elementwise, node.offload, node.has_multi_use_operand,
-            node.kind, node.allowed_direction,
-            direction_key, self.strategy.__class__, conservative, mesh_name,
-            tuple(map(id, operand_shardings)), tuple(map(id, result_shardings)),
-        )
-
-        def compute() -> tuple:
-            new_operands, new_results = propagate_through_op(
-                operand_shardings,
-                result_shardings,
-                node.rule,
-                mesh_name,
-                graph.meshes[mesh_name],
-                self.strategy,
-                direction_along_factor,
-                conservative,
-                node.name,
-                node.elementwise,
-            )
-            return [cache.intern(s) for s in new_operands], [cache.intern(s) for s in new_results]
-
-        new_operands, new_results = cache.step(key, compute)
-        new_results = list(new_results)
-        if transform is not None and new_results[0] is not None:
-            new_results[0] = transform.after_propagation(new_results[0])
+        shardings = [slot.sharding for slot in node.slot_objects]
+        transform = node.edge_transform
+        first_result = node.signature_operands
+        if transform is not None and shardings[first_result] is not None:
+            shardings[first_result] = cache.intern(transform.before_propagation(shardings[first_result]))
+        multi_use = False
+        for counter in node.tensor_operand_uses:
+            if counter[0] != 1:
+                multi_use = True
+                break
+        key = (direction_token, node.signature, multi_use, *map(id, shardings))
+        outcome = cache.steps.get(key)
+        if outcome is None:
+            outcome = cache.steps[key] = self._step(node, direction_token, shardings)
+        mesh_name, updates = outcome
+        if not updates:
+            return False
+        slot_ids = node.operands + node.results
         updated = False
-        for slot_ids, new_shardings in ((operands, new_operands), (results, new_results)):
-            for slot_id, sharding in zip(slot_ids, new_shardings):
-                if sharding is None or slot_id is None:
-                    continue
-                self._update(slot_id, sharding, notify)
-                updated = True
+        for position, sharding in updates:
+            slot_id = slot_ids[position]
+            if slot_id is None:
+                continue
+            if transform is not None and position == first_result:
+                sharding = transform.after_propagation(sharding)
+            self._update(slot_id, sharding, notify)
+            updated = True
         if updated and graph.debug_info is not None:
             graph.debug_info.record(
-                node, operands, results, operand_shardings, result_shardings, mesh_name, self.strategy,
-                direction_along_factor, conservative,
+                node, node.operands, node.results, shardings[:first_result], shardings[first_result:], mesh_name,
+                self.strategy, self._direction_along_factor(node, direction_token), self._conservative(node),
             )
         return updated
+
+    def _step(self, node: Node, direction_token: int, shardings: list) -> tuple:
+        """The mesh name and the (slot position, new sharding) updates of one step, computed."""
+        graph = self.graph
+        cache = graph.cache
+        operand_shardings, result_shardings = shardings[: node.signature_operands], shardings[node.signature_operands :]
+        mesh_name = common_mesh_name(operand_shardings, result_shardings, graph.meshes)
+        if mesh_name is None:
+            return None, ()
+        new_operands, new_results = propagate_through_op(
+            operand_shardings,
+            result_shardings,
+            node.rule,
+            mesh_name,
+            graph.meshes[mesh_name],
+            self.strategy,
+            self._direction_along_factor(node, direction_token),
+            self._conservative(node),
+            node.name,
+            node.elementwise,
+        )
+        updates = tuple(
+            (position, cache.intern(sharding))
+            for position, sharding in enumerate(new_operands + new_results)
+            if sharding is not None
+        )
+        return mesh_name, updates
+
+    def _direction_along_factor(self, node: Node, direction_token: int):
+        if direction_token == self._barrier_token:
+            direction = PropagationDirection(node.allowed_direction)
+            return lambda factor: direction
+        if direction_token == self._any_token:
+            return propagate_any_factor
+        return lambda factor: self.direction(node, factor)
+
+    def _conservative(self, node: Node) -> bool:
+        return self.graph.conservative and node.kind is NodeKind.RULE
 
     def _update(self, slot_id: int, sharding: TensorSharding, notify: bool) -> None:
         graph = self.graph
@@ -268,9 +261,10 @@ class PropagationDriver:
                 if shape is None or returned is None:
                     continue
                 rule = graph.cache.intern(identity_rule(shape, 1, 1))
-                edge = Node(func_node.op, func_node.name, None, NodeKind.RULE, rule)
+                edge = Node(func_node.op, func_node.name, None, NodeKind.RULE, rule, [returned], [result])
+                graph.prepare_for_steps(edge)
                 self._current = None
-                self.propagate(edge, [returned], [result], propagate_any_factor, "any", notify=False)
+                self.propagate(edge, self._any_token, notify=False)
 
 
 def common_mesh_name(operands, results, meshes: dict[str, Mesh]) -> str | None:

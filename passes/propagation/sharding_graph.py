@@ -60,19 +60,23 @@ class Node:
     operand_producers: list[int | None] = dataclasses.field(default_factory=list)  # node of each operand
     erased: bool = False
     elementwise: bool = False
+    edge_transform: ManualEdgeTransform | None = None  # of an edge of a manual computation
+    offload: bool = False  # a MoveToHost / MoveToDevice custom call
+    # Set by ShardingGraph.prepare_for_steps: what the step cache keys a visit by.
+    signature: int = -1  # a token for everything of the node a step depends on
+    signature_operands: int = 0  # how many of `slot_objects` are operands
+    slot_objects: list[Slot] = dataclasses.field(default_factory=list)  # operands then results
 
     @property
     def has_multi_use_operand(self) -> bool:
         """Whether a non-scalar operand has other uses (op-priority steps care)."""
         return any(counter[0] != 1 for counter in self.tensor_operand_uses)
-    edge_transform: ManualEdgeTransform | None = None  # of an edge of a manual computation
-    offload: bool = False  # a MoveToHost / MoveToDevice custom call
-    # What the last visit that changed nothing saw (see PropagationDriver._visit).
-    settled: tuple | None = None
 
 
 @dataclasses.dataclass
 class Slot:
+    """Where one sharding lives, who holds it and whom to notify when it changes."""
+
     kind: SlotKind
     sharding: TensorSharding | None
     rank: int
@@ -81,7 +85,10 @@ class Slot:
     notify: list[int] = dataclasses.field(default_factory=list)  # nodes to revisit when it changes
     group: int | None = None  # sharding group id
     changed: bool = False
-    version: int = 0  # bumped on every change
+
+
+# Stands in for an unshardable value among a node's slot objects: it never has a sharding.
+_NO_SLOT = Slot(SlotKind.OP_RESULT, None, 0, None, 0)
 
 
 @dataclasses.dataclass
@@ -240,6 +247,17 @@ class ShardingGraph:
             if rule is not None:
                 node.kind = NodeKind.RULE
                 node.rule = self.cache.intern(rule)
+        self.prepare_for_steps(node)
+
+    def prepare_for_steps(self, node: Node) -> None:
+        """Sets what the driver's step cache needs of `node` (its slots must be final)."""
+        conservative = self.conservative and node.kind is NodeKind.RULE
+        node.signature = self.cache.token((
+            id(node.rule), node.name, node.elementwise, node.offload, node.kind, node.allowed_direction,
+            conservative, len(node.operands),
+        ))
+        node.signature_operands = len(node.operands)
+        node.slot_objects = [_NO_SLOT if s is None else self.slots[s] for s in node.operands + node.results]
 
     def _rule_of(self, op: ir.Operation) -> OpShardingRule | None:
         """The op's sharding rule, created once per distinct signature: ops alike in name, operand and
@@ -333,17 +351,14 @@ class ShardingGraph:
                     other_slot = self.slots[other]
                     other_slot.sharding = self.cache.intern(TensorSharding.fully_open(sharding.mesh, other_slot.rank))
                     other_slot.changed = True
-                    other_slot.version += 1
         slot.sharding = self.cache.intern(sharding)
         slot.changed = True
-        slot.version += 1
 
     def replace_sharding(self, slot_id: int, sharding: TensorSharding) -> None:
         """Replaces a slot's sharding in place, touching nothing else (Shardy's transformSharding)."""
         slot = self.slots[slot_id]
         slot.sharding = self.cache.intern(sharding)
         slot.changed = True
-        slot.version += 1
 
     # ------------------------------------------------------------------
     # Writing back

@@ -8,7 +8,7 @@ once.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, TypeVar
+from typing import Hashable, TypeVar
 
 T = TypeVar("T")
 
@@ -16,7 +16,9 @@ T = TypeVar("T")
 class StepCache:
     def __init__(self) -> None:
         self._values: dict = {}
-        self._steps: dict[Hashable, tuple] = {}
+        self._tokens: dict[Hashable, int] = {}
+        # Step key -> outcome; the driver builds the keys (see PropagationDriver.propagate).
+        self.steps: dict[tuple, tuple] = {}
 
     def intern(self, value: T) -> T:
         """The one object equal to `value` that this cache hands out (None stays None)."""
@@ -24,8 +26,6 @@ class StepCache:
             return None
         return self._values.setdefault(value, value)
 
-    def step(self, key: Hashable, compute: Callable[[], tuple]) -> tuple:
-        result = self._steps.get(key)
-        if result is None:
-            result = self._steps[key] = compute()
-        return result
+    def token(self, value: Hashable) -> int:
+        """A small int standing for `value` in step keys: equal values get the same token."""
+        return self._tokens.setdefault(value, len(self._tokens))
