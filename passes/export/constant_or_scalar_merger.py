@@ -6,7 +6,6 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.registry import FUNC, Pass, register_pass
 
 # Ops with MLIR's ConstantLike trait among the dialects a JAX module uses.
@@ -14,16 +13,36 @@ CONSTANT_OPS = frozenset(
     {"sdy.constant", "stablehlo.constant", "mhlo.constant", "chlo.constant", "arith.constant"}
 )
 BROADCAST = "stablehlo.broadcast_in_dim"
+_CANDIDATES = CONSTANT_OPS | {BROADCAST}
 
 
 def _attribute_key(op: ir.Operation) -> tuple:
-    # Printed by index: reading by name would downcast, which fails for e.g. complex dense attributes.
+    """The op's attributes, equal exactly for ops with equal attributes (MLIR uniques attributes)."""
     attributes = op.attributes
-    return tuple(sorted(str(attributes[index]) for index in range(len(attributes))))
+    try:
+        return tuple(sorted((name, attributes[name]) for name in attributes))
+    except (ValueError, TypeError, RuntimeError):
+        # Some dense attributes (e.g. of complex type) cannot be read by name, which downcasts;
+        # those are compared by their text, printed by index.
+        return tuple(sorted(str(attributes[index]) for index in range(len(attributes))))
 
 
 def _is_scalar(value: ir.Value) -> bool:
-    return isinstance(value.type, ir.RankedTensorType) and value.type.rank == 0
+    value_type = value.type
+    return isinstance(value_type, ir.RankedTensorType) and value_type.rank == 0
+
+
+def _candidates(op: ir.Operation) -> list[ir.Operation]:
+    """The constants and broadcasts nested in `op`, in MLIR's (post-order) walk order."""
+    found: list[ir.Operation] = []
+
+    def visit(nested: ir.Operation) -> ir.WalkResult:
+        if nested.name in _CANDIDATES:
+            found.append(nested)
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit)
+    return found
 
 
 @register_pass
@@ -36,14 +55,14 @@ class ConstantOrScalarMergerPass(Pass):
     def run(self, op: ir.Operation) -> None:
         # Keys include the enclosing block, so merging never moves a value across regions.
         first_of: dict[tuple, ir.Operation] = {}
-        for nested in nested_ops(op):
-            if nested.name in CONSTANT_OPS:
+        for nested in _candidates(op):
+            if nested.name != BROADCAST:
                 key = ("constant", _attribute_key(nested), nested.block)
-            elif nested.name == BROADCAST and _is_scalar(nested.operands[0]):
-                operand = nested.operands[0]
-                key = ("broadcast", _attribute_key(nested), nested.block, str(nested.results[0].type), operand)
             else:
-                continue
+                operand = nested.operands[0]
+                if not _is_scalar(operand):
+                    continue
+                key = ("broadcast", _attribute_key(nested), nested.block, nested.result.type, operand)
             kept = first_of.setdefault(key, nested)
             if kept is not nested:
                 for result, kept_result in zip(nested.results, kept.results):
