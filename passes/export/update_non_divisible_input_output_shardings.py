@@ -9,7 +9,6 @@ from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, SubAxisInfo, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import func_attrs
-from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.registry import MODULE, Pass, register_pass
 
 
@@ -56,16 +55,53 @@ def _static_shape(type_: ir.Type) -> list[int] | None:
     return None
 
 
-def _evenly_sharded_attrs(
-    shardings: list[TensorSharding | None], types: list[ir.Type], meshes: dict[str, Mesh]
-) -> dict[int, ir.Attribute]:
-    """The evenly sharded attribute of each sharded, statically shaped value, by index."""
-    updated = {}
-    for index, (sharding, type_) in enumerate(zip(shardings, types)):
-        shape = _static_shape(type_)
-        if sharding is not None and shape is not None:
-            updated[index] = evenly_sharded(sharding, shape, meshes).to_attr()
-    return updated
+class _EvenSharder:
+    """Evenly sharded sharding attributes, memoized by (attribute, type): both are uniqued, and
+    a large module repeats few distinct pairs."""
+
+    def __init__(self, meshes: dict[str, Mesh]):
+        self.meshes = meshes
+        self.memo: dict[tuple[ir.Attribute, ir.Type], ir.Attribute] = {}
+
+    def attr(self, sharding: ir.Attribute, type_: ir.Type) -> ir.Attribute:
+        key = (sharding, type_)
+        even = self.memo.get(key)
+        if even is None:
+            shape = _static_shape(type_)
+            even = sharding
+            if shape is not None:
+                old = TensorSharding.from_attr(sharding)
+                new = evenly_sharded(old, shape, self.meshes)
+                if new != old:
+                    even = new.to_attr()
+            self.memo[key] = even
+        return even
+
+    def changed(self, entries: ir.Attribute | None, types: list[ir.Type]) -> dict[int, ir.Attribute]:
+        """The new sharding of each value whose sharding (in `arg_attrs` / `res_attrs` `entries`) changes, by index."""
+        if entries is None:
+            return {}
+        updated = {}
+        for index, (entry, type_) in enumerate(zip(ir.ArrayAttr(entries), types)):
+            entry = ir.DictAttr(entry)
+            if func_attrs.SHARDING in entry:
+                sharding = entry[func_attrs.SHARDING]
+                even = self.attr(sharding, type_)
+                if even != sharding:
+                    updated[index] = even
+        return updated
+
+
+def _calls(module: ir.Operation) -> list[ir.Operation]:
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "func.call":
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return found
 
 
 @register_pass
@@ -79,21 +115,27 @@ class UpdateNonDivisibleInputOutputShardingsPass(Pass):
     anchor = MODULE
 
     def run(self, op: ir.Operation) -> None:
-        meshes = meshes_of(op)
+        sharder = _EvenSharder(meshes_of(op))
         for func in op.regions[0].blocks[0].operations:
-            if func.operation.name != "func.func":
-                continue
             func = func.operation
-            arg_types = [argument.type for argument in func.regions[0].blocks[0].arguments]
-            func_attrs.set_arg_attrs(func, _evenly_sharded_attrs(func_attrs.arg_shardings(func), arg_types, meshes))
-            result_types = func_attrs.result_types(func)
-            func_attrs.set_result_attrs(func, _evenly_sharded_attrs(func_attrs.result_shardings(func), result_types, meshes))
-        for call in nested_ops(op, name="func.call"):
-            if "sdy.sharding" not in call.attributes:
+            if func.name != "func.func":
                 continue
-            shardings = TensorShardingPerValue.from_attr(call.attributes["sdy.sharding"]).shardings
+            attributes = func.attributes
+            function_type = func_attrs.function_type(func)
+            if func_attrs.ARG_ATTRS in attributes:
+                updated = sharder.changed(attributes[func_attrs.ARG_ATTRS], function_type.inputs)
+                if updated:
+                    func_attrs.set_arg_attrs(func, updated)
+            if func_attrs.RESULT_ATTRS in attributes:
+                updated = sharder.changed(attributes[func_attrs.RESULT_ATTRS], function_type.results)
+                if updated:
+                    func_attrs.set_result_attrs(func, updated)
+        for call in _calls(op):
+            if func_attrs.SHARDING not in call.attributes:
+                continue
+            shardings = TensorShardingPerValue.from_attr(call.attributes[func_attrs.SHARDING]).shardings
             updated = []
             for sharding, result in zip(shardings, call.results):
                 shape = _static_shape(result.type)
-                updated.append(sharding if shape is None else evenly_sharded(sharding, shape, meshes))
-            call.attributes["sdy.sharding"] = TensorShardingPerValue(tuple(updated)).to_attr()
+                updated.append(sharding if shape is None else evenly_sharded(sharding, shape, sharder.meshes))
+            call.attributes[func_attrs.SHARDING] = TensorShardingPerValue(tuple(updated)).to_attr()
