@@ -45,17 +45,19 @@ def post_order_all(
     function's calls in walk order, for callers that already have them."""
     order: list[ir.Operation] = []
     visited: set[str] = set()
+    funcs = functions(module)
 
     def visit(func: ir.Operation) -> None:
         visited.add(symbol_name(func))
-        if has_body(func):
+        # Once every function is visited, calls lead nowhere new: no need to find them.
+        if has_body(func) and len(visited) < len(funcs):
             for call in calls_of(func):
                 callee = symbols.lookup(callee_name(call))
                 if callee is not None and symbol_name(callee) not in visited:
                     visit(callee)
         order.append(func)
 
-    for func in functions(module):
+    for func in funcs:
         if symbol_name(func) not in visited:
             visit(func)
     return order
@@ -68,9 +70,19 @@ def post_order(
     return [func for func in post_order_all(module, symbols, calls_of) if has_body(func)]
 
 
-def walk_calls(module: ir.Operation, symbols: SymbolTable) -> list[ir.Operation]:
-    """Every call in the module: function by function in post-order, each function's calls in walk order."""
-    return [call for func in post_order(module, symbols) for call in calls_in(func)]
+def walk_calls(
+    module: ir.Operation, symbols: SymbolTable, calls_of: Callable[[ir.Operation], list[ir.Operation]] = calls_in
+) -> list[ir.Operation]:
+    """Every call in the module: function by function in post-order, each function's calls in walk order
+    (each function walked once)."""
+    calls: dict[ir.Operation, list[ir.Operation]] = {}
+
+    def calls_once(func: ir.Operation) -> list[ir.Operation]:
+        if func not in calls:
+            calls[func] = calls_of(func)
+        return calls[func]
+
+    return [call for func in post_order(module, symbols, calls_once) for call in calls_once(func)]
 
 
 def original_func_name(func: ir.Operation) -> str:

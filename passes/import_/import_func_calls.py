@@ -12,7 +12,7 @@ from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.value_shardings import SHARDING
 from pysdy.passes.diagnostics import emit_warning
 from pysdy.passes.import_.add_data_flow_edges import add_data_flow_edges
-from pysdy.passes.import_.call_graph import callee_name, original_func_name, walk_calls
+from pysdy.passes.import_.call_graph import callee_name, functions, has_body, original_func_name, walk_calls
 from pysdy.passes.import_.propagate_sharding_from_func_to_call import func_shardings
 from pysdy.passes.import_.symbols import SymbolTable
 from pysdy.passes.registry import Pass, option, register_pass
@@ -63,9 +63,11 @@ class ImportFuncCallsPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         symbols = SymbolTable(op)
+        # One walk per function finds its calls and the named computations already there.
+        found = {func: _calls_and_named_computations(func) for func in functions(op) if has_body(func)}
         moved: dict[str, ir.Operation] = {}
         warned = False
-        for call in walk_calls(op, symbols):
+        for call in walk_calls(op, symbols, lambda func: found[func][0]):
             name = callee_name(call)
             func = symbols.lookup(name)
             in_shardings = func_shardings(func_attrs.arg_shardings(func), list(call.operands), symbols)
@@ -99,7 +101,27 @@ class ImportFuncCallsPass(Pass):
         for name in moved:
             symbols.erase(symbols.lookup(name))
         if self.add_data_flow_edges_on_named_computations:
-            for named in nested_ops(op):
-                if named.name == data_flow.NAMED_COMPUTATION:
-                    add_data_flow_edges(data_flow.block_arg_edge_owners(named))
-                    add_data_flow_edges(data_flow.result_edge_owners(named))
+            if moved:
+                named_computations = nested_ops(op, name=data_flow.NAMED_COMPUTATION)
+            else:
+                named_computations = [named for _, in_func in found.values() for named in in_func]
+            for named in named_computations:
+                add_data_flow_edges(data_flow.block_arg_edge_owners(named))
+                add_data_flow_edges(data_flow.result_edge_owners(named))
+
+
+def _calls_and_named_computations(func: ir.Operation) -> tuple[list[ir.Operation], list[ir.Operation]]:
+    """The calls and the named computations in `func`, each in walk (post-)order."""
+    calls: list[ir.Operation] = []
+    named_computations: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        name = op.name
+        if name == "func.call":
+            calls.append(op)
+        elif name == data_flow.NAMED_COMPUTATION:
+            named_computations.append(op)
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit)
+    return calls, named_computations
