@@ -7,7 +7,6 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import OpShardingRule
-from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.registry import FUNC, Pass, register_pass
 
 SHARDING_RULE = "sdy.sharding_rule"
@@ -21,7 +20,10 @@ class DropShardingRulesPass(Pass):
     anchor = FUNC
 
     def run(self, op: ir.Operation) -> None:
-        for nested in nested_ops(op):
-            attributes = nested.attributes
+        def drop_rule(nested):  # in the walk itself: dropping an attribute leaves the walk unaffected
+            attributes = nested.operation.attributes
             if SHARDING_RULE in attributes and not OpShardingRule.from_attr(attributes[SHARDING_RULE]).is_custom:
                 del attributes[SHARDING_RULE]
+            return ir.WalkResult.ADVANCE
+
+        op.walk(drop_rule, walk_order=ir.WalkOrder.POST_ORDER)
