@@ -101,9 +101,8 @@ class ManualAxesCleanupPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         symbols = SymbolTable(op)
-        for manual in nested_ops(op):
-            if manual.name == "sdy.manual_computation":
-                self._clean_up(manual, symbols)
+        for manual in nested_ops(op, name="sdy.manual_computation"):
+            self._clean_up(manual, symbols)
 
     def _clean_up(self, op: ir.Operation, symbols: SymbolTable) -> None:
         in_shardings = list(TensorShardingPerValue.from_attr(op.attributes["in_shardings"]).shardings)
