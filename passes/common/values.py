@@ -7,7 +7,12 @@ from jaxlib.mlir import ir
 
 def rank(value: ir.Value) -> int:
     """The rank of a ranked tensor value, 0 for anything else."""
-    return value.type.rank if isinstance(value.type, ir.ShapedType) and value.type.has_rank else 0
+    return type_rank(value.type)
+
+
+def type_rank(type_: ir.Type) -> int:
+    """The rank of a ranked tensor type, 0 for any other type."""
+    return type_.rank if isinstance(type_, ir.ShapedType) and type_.has_rank else 0
 
 
 def is_static_shaped(value: ir.Value) -> bool:

@@ -22,7 +22,7 @@ from pysdy.passes.common.data_flow import DATA_FLOW_OPS, MANUAL_COMPUTATION, NAM
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.manual_axes import erase_manual_axes, manual_axes_of
 from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding
-from pysdy.passes.common.values import insertion_point_after, rank
+from pysdy.passes.common.values import insertion_point_after, rank, type_rank
 from pysdy.passes.export.common_axes import AxesPerFactor, find_common_axes
 from pysdy.passes.export.reshard_ir import (
     MeshTable,
@@ -229,13 +229,15 @@ def _tensor_sharding(tensor: TensorFactorShardings, mapping, rule: OpShardingRul
 
 def reshard_dot_result(
     op: ir.Operation,
-    in_shardings: tuple[TensorSharding, ...],
-    out_shardings: tuple[TensorSharding, ...],
+    in_shardings: Sequence[Optional[TensorSharding]],
+    out_shardings: Sequence[Optional[TensorSharding]],
     rule: OpShardingRule,
-    op_mesh: _OpMesh,
+    meshes: MeshTable,
 ) -> None:
     """Shards a dot's result like its operands, then reshards it back, when that trades a reduce-scatter of an operand for one of the smaller result."""
-    new_sharding = _dot_result_sharding(in_shardings, out_shardings, _tensor_types(op), rule, op_mesh)
+    if out_shardings[0] is None:
+        return
+    new_sharding = _dot_result_sharding(tuple(in_shardings), tuple(out_shardings), _tensor_types(op), rule, meshes)
     if new_sharding is None:
         return
     set_result_sharding(op, 0, new_sharding)
@@ -246,18 +248,23 @@ def reshard_dot_result(
 
 @functools.lru_cache(maxsize=1 << 12)
 def _dot_result_sharding(
-    in_shardings: tuple[TensorSharding, ...],
-    out_shardings: tuple[TensorSharding, ...],
+    in_shardings: tuple[Optional[TensorSharding], ...],
+    out_shardings: tuple[Optional[TensorSharding], ...],
     types: tuple[ir.Type, ...],
     rule: OpShardingRule,
-    op_mesh: _OpMesh,
+    meshes: MeshTable,
 ) -> Optional[TensorSharding]:
     """The sharding `reshard_dot_result` gives the dot's result first, or None to leave it (memoized: dots repeat).
 
-    Only when the operands agree, exactly one result factor conflicts with them,
-    the result is no larger than the conflicting operand, and the result is
-    sharded along that factor by the contraction axes.
+    Only when the tensors share a mesh, the operands agree, exactly one result
+    factor conflicts with them, the result is no larger than the conflicting
+    operand, and the result is sharded along that factor by the contraction axes.
     """
+    op_mesh = _op_mesh(in_shardings + out_shardings, meshes)
+    if op_mesh is None:
+        return None
+    closed = _closed_if_missing(in_shardings + out_shardings, [type_rank(t) for t in types], op_mesh.name)
+    in_shardings, out_shardings = closed[: len(in_shardings)], closed[len(in_shardings) :]
     projection = ShardingProjection.build(in_shardings, out_shardings, rule, op_mesh.mesh)
     lhs, rhs = projection.operands
     result = projection.results[0]
@@ -393,27 +400,30 @@ def _reduction_axes(
 
 
 def _closed_if_missing(
-    shardings: Sequence[Optional[TensorSharding]], values: Sequence[ir.Value], mesh_name: str
+    shardings: Sequence[Optional[TensorSharding]], ranks: Sequence[int], mesh_name: str
 ) -> tuple[TensorSharding, ...]:
-    return tuple(s if s is not None else TensorSharding.fully_closed(mesh_name, rank(v)) for s, v in zip(shardings, values))
+    return tuple(s if s is not None else TensorSharding.fully_closed(mesh_name, r) for s, r in zip(shardings, ranks))
 
 
 def process_op_with_rule(op: ir.Operation, rule: OpShardingRule, meshes: MeshTable, full_version: bool) -> None:
     operands, results = list(op.operands), list(op.results)
     in_shardings = [get_sharding(v) for v in operands]
     out_shardings = [get_sharding(v) for v in results]
+    if not full_version:
+        if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
+            reshard_dot_result(op, in_shardings, out_shardings, rule, meshes)
+        if not results or out_shardings[0] is None or not out_shardings[0].unreduced:
+            return  # no reduction axes to all-reduce
     op_mesh = _op_mesh(tuple(in_shardings + out_shardings), meshes)
     if op_mesh is None:
         return
     # The shardings before any reshard, to project through the rule.
-    closed_in = _closed_if_missing(in_shardings, operands, op_mesh.name)
-    closed_out = _closed_if_missing(out_shardings, results, op_mesh.name)
+    closed_in = _closed_if_missing(in_shardings, [rank(v) for v in operands], op_mesh.name)
+    closed_out = _closed_if_missing(out_shardings, [rank(v) for v in results], op_mesh.name)
     common = None
     if full_version:
         projection = ShardingProjection.build(closed_in, closed_out, rule, op_mesh.mesh)
         common = reshard_to_common_axes(op, projection, in_shardings, out_shardings, rule, op_mesh, meshes)
-    elif op.name in ("stablehlo.dot", "stablehlo.dot_general") and out_shardings[0] is not None:
-        reshard_dot_result(op, closed_in, closed_out, rule, op_mesh)
     if not results:
         return
     reduction_axes = _reduction_axes(out_shardings[0], closed_in, closed_out, common, rule, op_mesh)

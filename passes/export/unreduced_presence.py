@@ -23,7 +23,7 @@ def _attr_has_unreduced(attr: ir.Attribute) -> bool:
     return any(s.unreduced for s in TensorShardingPerValue.from_attr(attr).shardings)
 
 
-# The attributes `value_shardings.get_sharding` reads an op's shardings from (`sdy.sharding` if unlisted).
+# The attributes `value_shardings.get_sharding` reads an op's shardings from, where not `sdy.sharding`.
 _SHARDING_ATTR_NAMES = {
     **{name: (attr,) for name, attr in OWN_SHARDING_ATTR.items()},
     **{name: ("in_shardings", "out_shardings") for name in REGION_EDGE_OPS},
@@ -42,9 +42,12 @@ def holds_unreduced_axes(func: ir.Operation, ops: Sequence[ir.Operation], funcs:
     for op in ops:
         name = op.name
         attributes = op.attributes
-        for attr_name in _SHARDING_ATTR_NAMES.get(name, (SHARDING,)):
-            if attr_name in attributes and _attr_has_unreduced(attributes[attr_name]):
+        attr_names = _SHARDING_ATTR_NAMES.get(name)
+        if attr_names is None:  # most ops: their results' shardings only
+            if SHARDING in attributes and _attr_has_unreduced(attributes[SHARDING]):
                 return True
-        if name == "func.call" and _any_unreduced(func_attrs.arg_shardings(funcs[callee_name(op)])):
+            if name == "func.call" and _any_unreduced(func_attrs.arg_shardings(funcs[callee_name(op)])):
+                return True
+        elif any(n in attributes and _attr_has_unreduced(attributes[n]) for n in attr_names):
             return True
     return False
