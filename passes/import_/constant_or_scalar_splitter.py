@@ -154,14 +154,15 @@ class _Splitter:
         constants: list[ir.Operation] = []
         scalar_expansions: list[ir.Operation] = []
         constant_values: set[ir.Value] = set()
-        splittable_values: set[ir.Value] = set()
+        # The values of constants and scalar expansions, each to the op defining it.
+        splittable_values: dict[ir.Value, ir.Operation] = {}
         # The ops using a value of `splittable_values`; no other op has an operand to look at.
         users: set[ir.Operation] = set()
 
         def record(op: ir.Operation, into: list[ir.Operation]) -> None:
             into.append(op)
             for result in op.results:
-                splittable_values.add(result)
+                splittable_values[result] = op
                 if into is constants:
                     constant_values.add(result)
                 for use in result.uses:
@@ -200,7 +201,7 @@ class _Splitter:
             if uses_splittable:
                 for index, operand in enumerate(list(op.operands)):
                     if operand in splittable_values:
-                        op.operands[index] = self.clone_sub_computation(operand)
+                        op.operands[index] = self.clone_sub_computation(operand, splittable_values)
         for op in scalar_expansions + constants[::-1]:
             users = [use.owner.operation for result in op.results for use in result.uses]
             if all(user.name == GROUP_OP for user in users):
@@ -208,20 +209,22 @@ class _Splitter:
                     user.erase()
                 op.erase()
 
-    def clone_sub_computation(self, value: ir.OpResult) -> ir.Value:
-        """A copy of the sub-computation defining `value`, placed before its ops (scalars are shared)."""
+    def clone_sub_computation(self, value: ir.OpResult, defining_op: dict[ir.Value, ir.Operation]) -> ir.Value:
+        """A copy of the sub-computation defining `value`, placed before its ops (scalars are shared);
+        `defining_op` has the op of every non-scalar value in it."""
         mapping: dict[ir.Value, ir.Value] = {}
-        self._clone_into(value, mapping)
+        self._clone_into(value, defining_op, mapping)
         return mapping.get(value, value)
 
-    def _clone_into(self, value: ir.OpResult, mapping: dict[ir.Value, ir.Value]) -> None:
+    def _clone_into(
+        self, value: ir.OpResult, defining_op: dict[ir.Value, ir.Operation], mapping: dict[ir.Value, ir.Value]
+    ) -> None:
         if value in mapping or is_scalar(value):
             return
-        op = value.owner.operation
+        op = defining_op[value]
         operands = list(op.operands)
         for operand in operands:
-            if isinstance(operand, ir.OpResult):
-                self._clone_into(operand, mapping)
+            self._clone_into(operand, defining_op, mapping)
         clone = op.clone(ir.InsertionPoint(op))
         for index, operand in enumerate(operands):
             if operand in mapping:
