@@ -24,8 +24,13 @@ _NEVER_ERASED = frozenset({
 
 def may_be_erased_when_unused(op: ir.Operation) -> bool:
     """True if the driver erases `op` as soon as none of its results is used."""
-    name = op.name
-    if not op.results or name in _NEVER_ERASED or op.has_trait(ir.IsTerminatorTrait):
+    return erased_when_unused(op, op.name, len(op.results), op.has_trait(ir.IsTerminatorTrait))
+
+
+def erased_when_unused(op: ir.Operation, name: str, num_results: int, is_terminator: bool) -> bool:
+    """`may_be_erased_when_unused` for a caller that already knows the op's name, result count and
+    whether it is a terminator."""
+    if not num_results or name in _NEVER_ERASED or is_terminator:
         return False
     if name == "stablehlo.custom_call":
         return "has_side_effect" not in op.attributes or not ir.BoolAttr(op.attributes["has_side_effect"]).value

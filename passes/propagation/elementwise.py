@@ -30,10 +30,12 @@ ELEMENTWISE_OPS = frozenset({
 })
 
 
-def is_elementwise(op: ir.Operation) -> bool:
-    if op.name in ELEMENTWISE_OPS:
+def is_elementwise(op: ir.Operation, name: str | None = None) -> bool:
+    """Whether Shardy treats `op` as elementwise; `name` is the op's name, when the caller has it."""
+    name = op.name if name is None else name
+    if name in ELEMENTWISE_OPS:
         return True
-    if op.name == "stablehlo.bitcast_convert":
+    if name == "stablehlo.bitcast_convert":
         # Shapes are equal exactly when the bit widths are.
         return shape_of(op.operands[0]) == shape_of(op.results[0])
     return False

@@ -17,7 +17,7 @@ from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import ManualAxes, Mesh, OpShardingRule, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import data_flow as edges
-from pysdy.passes.propagation.dead_ops import may_be_erased_when_unused
+from pysdy.passes.propagation.dead_ops import erased_when_unused
 from pysdy.passes.propagation.elementwise import is_elementwise
 from pysdy.passes.propagation.func_data_flow_edges import FUNC_EDGE_OP, FuncEdges
 from pysdy.passes.propagation.manual_computation import ManualEdgeTransform
@@ -101,6 +101,20 @@ class FuncResults:
     shapes: list[tuple[int, ...] | None]
 
 
+class _ValueInfo:
+    """What reading learned of one value: its slot, type, producing node, use count and a user."""
+
+    __slots__ = ("slot", "type", "rank", "producer", "uses", "user")
+
+    def __init__(self, slot: int | None, type_: ir.Type, producer: int | None):
+        self.slot = slot
+        self.type = type_
+        self.rank = type_.rank if isinstance(type_, ir.RankedTensorType) else 0
+        self.producer = producer  # the node defining it, None for a block argument
+        self.uses = [0]  # uses counted while reading, lowered as the driver erases users
+        self.user: int | None = None  # the last node read that uses it (the only one, with one use)
+
+
 class ShardingGraph:
     """Nodes, slots and meshes of one module."""
 
@@ -116,7 +130,8 @@ class ShardingGraph:
         self.debug_info = None  # a PropagationDebugInfo recording each step, when a debug option is on
         self._node_of: dict[ir.Operation, int] = {}
         self._slot_of: dict[ir.Value, int] = {}
-        self._use_counters: dict[ir.Value, list[int]] = {}
+        self._values: dict[ir.Value, _ValueInfo] = {}  # every operand and result, while reading
+        self._terminators: set[int] = set()  # nodes that are their block's terminator
         self._rules: dict[tuple, OpShardingRule | None] = {}
         self._read()
 
@@ -133,38 +148,41 @@ class ShardingGraph:
             op = op.operation
             if op.name == "sdy.mesh":
                 self.meshes[ir.StringAttr(op.attributes["sym_name"]).value] = Mesh.from_attr(op.attributes["mesh"])
+        self._notify_targets = [self._notify_target(index, node) for index, node in enumerate(self.nodes)]
         for index, node in enumerate(self.nodes):
             if node.name == "func.func":
                 for argument in node.op.regions[0].blocks[0].arguments:
                     self.slot(argument)  # unused arguments have shardings too
             self._describe(index, node)
         for slot_value, slot_id in self._slot_of.items():
-            self.slots[slot_id].notify = self._notify_list(slot_value)
+            self.slots[slot_id].notify = self._notify_list(slot_value, self.slots[slot_id].owner)
         main = _main_function(self.module)
         if main is not None:
             self._read_func_results(self.node_of(main), self.nodes[self.node_of(main)])
         self._read_sharding_groups()
 
-    def _add_nodes(self, op: ir.Operation, parent: int | None) -> None:
+    def _add_nodes(self, op: ir.Operation, parent: int | None) -> int:
         index = len(self.nodes)
         self.nodes.append(Node(op, op.name, parent))
         self._node_of[op] = index
         for region in op.regions:
             for block in region.blocks:
+                last = None
                 for nested in block.operations:
-                    self._add_nodes(nested.operation, index)
-
-    def _use_counter(self, value: ir.Value) -> list[int]:
-        counter = self._use_counters.get(value)
-        if counter is None:
-            counter = self._use_counters[value] = [_use_count(value)]
-        return counter
+                    last = self._add_nodes(nested.operation, index)
+                # Only the last op of a block can be its terminator.
+                if last is not None and self.nodes[last].op.has_trait(ir.IsTerminatorTrait):
+                    self._terminators.add(last)
+        return index
 
     def node_of(self, op: ir.Operation) -> int:
         return self._node_of[op.operation]
 
     def slot(self, value: ir.Value) -> int | None:
         """The slot holding `value`'s sharding (shared by all targets of an edge); None if unshardable."""
+        slot_id = self._slot_of.get(value)
+        if slot_id is not None:
+            return slot_id  # only values that hold their own sharding are keys
         owner = self._shardable_value(value)
         if owner is None:
             return None
@@ -191,111 +209,178 @@ class ShardingGraph:
     def _new_value_slot(self, value: ir.Value) -> int:
         rank = len(shape_of(value))
         owner_op = edges.owning_op(value)
-        if isinstance(value, ir.BlockArgument):
-            attrs = ir.DictAttr(ir.ArrayAttr(owner_op.attributes["arg_attrs"])[value.arg_number]) if (
-                "arg_attrs" in owner_op.attributes
-            ) else None
-            sharding = _sharding_in(attrs)
-            slot = Slot(SlotKind.FUNC_ARG, sharding, rank, self.node_of(owner_op), value.arg_number)
-        elif _has_own_sharding(owner_op):
-            attr = owner_op.attributes[_own_sharding_attr(owner_op)] if _own_sharding_attr(owner_op) in owner_op.attributes else None
-            sharding = TensorSharding.from_attr(attr) if attr is not None else None
-            slot = Slot(SlotKind.OWN_ATTR, sharding, rank, self.node_of(owner_op), 0)
-        else:
-            sharding = None
-            if SHARDING in owner_op.attributes:
-                per_value = TensorShardingPerValue.from_attr(owner_op.attributes[SHARDING])
-                sharding = per_value.shardings[value.result_number]
-            slot = Slot(SlotKind.OP_RESULT, sharding, rank, self.node_of(owner_op), value.result_number)
+        if isinstance(value, ir.OpResult):
+            return self._new_result_slot(self.node_of(owner_op), value.result_number, rank)
+        attrs = ir.DictAttr(ir.ArrayAttr(owner_op.attributes["arg_attrs"])[value.arg_number]) if (
+            "arg_attrs" in owner_op.attributes
+        ) else None
+        slot = Slot(SlotKind.FUNC_ARG, _sharding_in(attrs), rank, self.node_of(owner_op), value.arg_number)
+        return self._add_slot(slot)
+
+    def _new_result_slot(self, owner: int, number: int, rank: int, attributes: ir.OpAttributeMap | None = None) -> int:
+        """A slot for result `number` of node `owner` (whose attributes the caller may pass along)."""
+        node = self.nodes[owner]
+        if attributes is None:
+            attributes = node.op.attributes
+        own_attr = _OWN_SHARDING_ATTRS.get(node.name)
+        if own_attr is None and "out_sharding" in attributes:
+            own_attr = "out_sharding"
+        if own_attr is not None:
+            sharding = TensorSharding.from_attr(attributes[own_attr]) if own_attr in attributes else None
+            return self._add_slot(Slot(SlotKind.OWN_ATTR, sharding, rank, owner, 0))
+        sharding = None
+        if SHARDING in attributes:
+            sharding = TensorShardingPerValue.from_attr(attributes[SHARDING]).shardings[number]
+        return self._add_slot(Slot(SlotKind.OP_RESULT, sharding, rank, owner, number))
+
+    def _add_slot(self, slot: Slot) -> int:
         slot.sharding = self.cache.intern(slot.sharding)
         self.slots.append(slot)
         return len(self.slots) - 1
 
+    def _operand_info(self, value: ir.Value) -> _ValueInfo:
+        """The info of an operand not defined by an op read before it (a block argument, say)."""
+        producer = self._node_of.get(value.owner.operation) if isinstance(value, ir.OpResult) else None
+        info = _ValueInfo(self.slot(value), value.type, producer)
+        self._values[value] = info
+        return info
+
     def _describe(self, index: int, node: Node) -> None:
         op = node.op
-        operands, results = list(op.operands), list(op.results)
-        node.operands = [self.slot(v) for v in operands] if op.name != "func.func" else []
-        node.results = [self.slot(v) for v in results]
-        node.result_uses = [self._use_counter(v) for v in results]
-        node.operand_uses = [self._use_counter(v) for v in operands]
-        node.tensor_operand_uses = [
-            counter for value, counter in zip(operands, node.operand_uses) if len(shape_of(value)) > 0
-        ]
-        node.operand_producers = [
-            self._node_of.get(v.owner.operation) if isinstance(v, ir.OpResult) else None for v in operands
-        ]
-        node.erasable = may_be_erased_when_unused(op)
-        node.elementwise = is_elementwise(op)
-        node.offload = op.name == "stablehlo.custom_call" and ir.StringAttr(
-            op.attributes["call_target_name"]
+        name = node.name
+        values = self._values
+        operand_infos = []
+        for value in op.operands:
+            info = values.get(value)
+            if info is None:
+                info = self._operand_info(value)
+            info.uses[0] += 1
+            info.user = index
+            operand_infos.append(info)
+        attributes = op.attributes
+        result_infos = []
+        for number, value in enumerate(op.results):
+            info = values.get(value)
+            if info is None:
+                info = values[value] = _ValueInfo(self._slot_of.get(value), value.type, index)
+                if info.slot is None:
+                    if name in edges.DATA_FLOW_OPS:
+                        info.slot = self.slot(value)  # an edge may hold its sharding
+                    else:
+                        info.slot = self._slot_of[value] = self._new_result_slot(index, number, info.rank, attributes)
+            result_infos.append(info)
+        node.operands = [info.slot for info in operand_infos]
+        node.results = [info.slot for info in result_infos]
+        node.result_uses = [info.uses for info in result_infos]
+        node.operand_uses = [info.uses for info in operand_infos]
+        node.tensor_operand_uses = [info.uses for info in operand_infos if info.rank]
+        node.operand_producers = [info.producer for info in operand_infos]
+        node.erasable = erased_when_unused(op, name, len(result_infos), index in self._terminators)
+        node.elementwise = is_elementwise(op, name)
+        node.offload = name == "stablehlo.custom_call" and ir.StringAttr(
+            attributes["call_target_name"]
         ).value in ("MoveToHost", "MoveToDevice")
-        if node.name == FUNC_EDGE_OP:
+        if name == FUNC_EDGE_OP:
             node.kind = NodeKind.EDGE
             node.operands = [self.slot(v) for v in self._func_edges.sources(op)]
-            node.rule = self.cache.intern(identity_rule(shape_of(op.results[0]), len(node.operands), 1))
-        elif node.name == edges.EDGE_OP:
+            node.rule = self.cache.intern(identity_rule(shape_of(result_infos[0].type), len(node.operands), 1))
+        elif name == edges.EDGE_OP:
             node.kind = NodeKind.EDGE
             node.operands = [self.slot(v) for v in edges.edge_sources(op)]
-            node.rule = self.cache.intern(identity_rule(shape_of(op.results[0]), len(node.operands), 1))
+            node.rule = self.cache.intern(identity_rule(shape_of(result_infos[0].type), len(node.operands), 1))
             node.edge_transform = _manual_edge_transform(op)
-        elif node.name == "sdy.propagation_barrier":
+        elif name == "sdy.propagation_barrier":
             node.kind = NodeKind.BARRIER
-            node.rule = self.cache.intern(identity_rule(shape_of(op.results[0]), 1, 1))
-            node.allowed_direction = ir.IntegerAttr(op.attributes["allowed_direction"]).value
+            node.rule = self.cache.intern(identity_rule(shape_of(result_infos[0].type), 1, 1))
+            node.allowed_direction = ir.IntegerAttr(attributes["allowed_direction"]).value
         else:
-            rule = self._rule_of(op)
-            if rule is not None:
-                node.kind = NodeKind.RULE
-                node.rule = self.cache.intern(rule)
+            rule = self._rule_of(op, name, attributes, operand_infos, result_infos)
+            if rule is None:
+                return  # inert: never visited
+            node.kind = NodeKind.RULE
+            node.rule = self.cache.intern(rule)
         self.prepare_for_steps(node)
 
     def prepare_for_steps(self, node: Node) -> None:
         """Sets what the driver's step cache needs of `node` (its slots must be final)."""
+        # The kind follows from the name and whether there is a rule.
         conservative = self.conservative and node.kind is NodeKind.RULE
         node.signature = self.cache.token((
-            id(node.rule), node.name, node.elementwise, node.offload, node.kind, node.allowed_direction,
-            conservative, len(node.operands),
+            id(node.rule), node.name, node.elementwise, node.offload, node.allowed_direction, conservative,
+            len(node.operands),
         ))
         node.signature_operands = len(node.operands)
         node.slot_objects = [_NO_SLOT if s is None else self.slots[s] for s in node.operands + node.results]
 
-    def _rule_of(self, op: ir.Operation) -> OpShardingRule | None:
+    def _rule_of(
+        self,
+        op: ir.Operation,
+        name: str,
+        attributes: ir.OpAttributeMap,
+        operands: list[_ValueInfo],
+        results: list[_ValueInfo],
+    ) -> OpShardingRule | None:
         """The op's sharding rule, created once per distinct signature: ops alike in name, operand and
         result types and attributes other than their shardings get the same rule. An op with regions
-        is its own signature (a rule may read its body), and so is one with an attribute the bindings
-        cannot read (a dense attribute of complex elements, for one)."""
-        if len(op.regions):
+        is its own signature (a rule may read its body) unless its rule is known not to read them, and
+        so is one with an attribute the bindings cannot read (a dense attribute of complex elements,
+        for one)."""
+        if name not in _RULES_IGNORING_REGIONS and len(op.regions):
             return get_or_create_rule(op, self.conservative)
-        attributes = op.attributes
         try:
             signature = (
-                op.name,
-                tuple(value.type for value in op.operands),
-                tuple(value.type for value in op.results),
-                tuple((name, attributes[name]) for name in attributes if name != SHARDING),
+                name,
+                tuple([info.type for info in operands]),
+                tuple([info.type for info in results]),
+                tuple([(key, attributes[key]) for key in attributes if key != SHARDING]),
             )
         except TypeError:
             return get_or_create_rule(op, self.conservative)
-        if signature not in self._rules:
-            self._rules[signature] = get_or_create_rule(op, self.conservative)
-        return self._rules[signature]
+        rule = self._rules.get(signature, _UNKNOWN)
+        if rule is _UNKNOWN:
+            rule = self._rules[signature] = get_or_create_rule(op, self.conservative)
+        return rule
 
-    def _notify_list(self, value: ir.Value) -> list[int]:
-        """Nodes Shardy revisits when `value`'s sharding changes, in its order."""
+    def _notify_target(self, index: int, node: Node) -> int | None:
+        """The node to notify when a value this node uses changes, or None when that depends on
+        the use (the node feeds data-flow edges or function-call edges)."""
+        if node.name in ("func.call", "func.return") or node.name in edges.RESULT_EDGE_OPS:
+            return None
+        if index in self._terminators:
+            parent = node.parent
+            if parent is None or self.nodes[parent].name in edges.DATA_FLOW_OPS:
+                return None
+            return parent
+        return index
+
+    def _notify_list(self, value: ir.Value, owner: int) -> list[int]:
+        """Nodes Shardy revisits when `value`'s sharding (held by node `owner`) changes, in its order."""
         notify: list[int] = []
-        owner_op = edges.owning_op(value)
+        owner_op = self.nodes[owner].op
         if owner_op.name == edges.EDGE_OP:
             for target in edges.non_owner_targets(owner_op):
                 notify.extend(self._users_to_notify(target))
         # The defining op of a result, or the op owning the block of an argument.
-        notify.append(self.node_of(owner_op))
+        notify.append(owner)
         notify.extend(self._users_to_notify(value))
         return notify
 
     def _users_to_notify(self, value: ir.Value) -> list[int]:
+        info = self._values.get(value)
+        if info is None:
+            return []  # every used value is some read op's operand
+        targets = self._notify_targets
+        if info.uses[0] == 1:
+            target = targets[info.user]
+            if target is not None:
+                return [target]
         notify = []
         for use in value.uses:
             user = use.owner.operation
+            target = targets[self._node_of[user]]
+            if target is not None:
+                notify.append(target)
+                continue
             func_edges = self._func_edges.edges_fed_by(use)
             if func_edges:
                 notify.extend(self.node_of(edge) for edge in func_edges)
@@ -366,12 +451,13 @@ class ShardingGraph:
 
     def write_back(self, keep_sharding_rules: bool) -> None:
         """Writes every changed sharding to the IR, erases erased ops, and sets or drops rules."""
-        attr_cache: dict[TensorSharding, ir.Attribute] = {}
+        # Shardings and rules are interned, so the attributes made of them are cached by identity.
+        attr_cache: dict[int, ir.Attribute] = {}
 
         def attr(sharding: TensorSharding) -> ir.Attribute:
-            cached = attr_cache.get(sharding)
+            cached = attr_cache.get(id(sharding))
             if cached is None:
-                cached = attr_cache[sharding] = sharding.to_attr()
+                cached = attr_cache[id(sharding)] = sharding.to_attr()
             return cached
 
         per_op_results: dict[int, None] = {}
@@ -389,25 +475,27 @@ class ShardingGraph:
                 func_args[slot.owner] = None
             else:
                 func_results[slot.owner] = None
-        per_value_attrs: dict[tuple[TensorSharding, ...], ir.Attribute] = {}
+        per_value_attrs: dict[tuple[int, ...], ir.Attribute] = {}
         for node_id in per_op_results:
             node = self.nodes[node_id]
             shardings = tuple(self.slots[s].sharding for s in node.results)
-            if shardings not in per_value_attrs:
-                per_value_attrs[shardings] = TensorShardingPerValue(shardings).to_attr()
-            node.op.attributes[SHARDING] = per_value_attrs[shardings]
+            key = tuple(map(id, shardings))
+            if key not in per_value_attrs:
+                per_value_attrs[key] = TensorShardingPerValue(shardings).to_attr()
+            node.op.attributes[SHARDING] = per_value_attrs[key]
         for node_id in func_args:
             self._write_func_arg_attrs(node_id, attr)
         for node_id in func_results:
             self._write_func_result_attrs(node_id, attr)
-        rule_attrs: dict[OpShardingRule, ir.Attribute] = {}
+        rule_attrs: dict[int, ir.Attribute] = {}
         for node in self.nodes:
             if node.erased:
                 continue
             if keep_sharding_rules and node.kind is NodeKind.RULE:
-                if node.rule not in rule_attrs:
-                    rule_attrs[node.rule] = node.rule.to_attr()
-                node.op.attributes["sdy.sharding_rule"] = rule_attrs[node.rule]
+                rule_attr = rule_attrs.get(id(node.rule))
+                if rule_attr is None:
+                    rule_attr = rule_attrs[id(node.rule)] = node.rule.to_attr()
+                node.op.attributes["sdy.sharding_rule"] = rule_attr
             elif not keep_sharding_rules and "sdy.sharding_rule" in node.op.attributes:
                 rule = node.rule
                 if rule is None or not rule.is_custom:
@@ -442,15 +530,16 @@ class ShardingGraph:
         func.attributes["res_attrs"] = ir.ArrayAttr.get(new)
 
 
+# Ops with regions whose rules read only their types and attributes (see passes/propagation/rules).
+_RULES_IGNORING_REGIONS = frozenset({"stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.sort"})
+
+_UNKNOWN = object()  # a rule signature not met yet
+
 _OWN_SHARDING_ATTRS = {
     "sdy.data_flow_edge": "sharding",
     "sdy.sharding_constraint": "sharding",
     "sdy.reshard": "sharding",
 }
-
-
-def _has_own_sharding(op: ir.Operation) -> bool:
-    return op.name in _OWN_SHARDING_ATTRS or "out_sharding" in op.attributes
 
 
 def _own_sharding_attr(op: ir.Operation) -> str:
@@ -491,6 +580,3 @@ def _manual_edge_transform(edge: ir.Operation) -> ManualEdgeTransform | None:
     shardings = TensorShardingPerValue.from_attr(outer[0]).shardings
     return ManualEdgeTransform(shardings[outer[1]], manual_axes, on_body_argument)
 
-
-def _use_count(value: ir.Value) -> int:
-    return sum(1 for _ in value.uses)

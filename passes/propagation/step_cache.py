@@ -16,15 +16,18 @@ T = TypeVar("T")
 class StepCache:
     def __init__(self) -> None:
         self._values: dict = {}
+        self._interned: dict[int, object] = {}  # id -> each object handed out, to know them without hashing
         self._tokens: dict[Hashable, int] = {}
         # Step key -> outcome; the driver builds the keys (see PropagationDriver.propagate).
         self.steps: dict[tuple, tuple] = {}
 
     def intern(self, value: T) -> T:
         """The one object equal to `value` that this cache hands out (None stays None)."""
-        if value is None:
-            return None
-        return self._values.setdefault(value, value)
+        if value is None or self._interned.get(id(value)) is value:
+            return value
+        interned = self._values.setdefault(value, value)
+        self._interned[id(interned)] = interned
+        return interned
 
     def token(self, value: Hashable) -> int:
         """A small int standing for `value` in step keys: equal values get the same token."""
