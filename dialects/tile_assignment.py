@@ -74,7 +74,7 @@ class Iota:
             size = 1
             while size * block < count and flat[size * block] == size * stride:
                 size += 1
-            if size == 1 or count % (block * size):
+            if count % (block * size):
                 return None
             sizes.append(size)
             strides.append(stride)

@@ -91,6 +91,11 @@ def test_xla_text_is_not_always_a_fixed_point():
     once = xla_oracle.assert_round_trip(text)
     assert once.to_text() == "{devices=[1,2]<=[2] last_tile_dims={unreduced}}"
     assert HloSharding.from_text(once.to_text()) == HloSharding.unreduced()
+    # Dropping every trivial subgroup dim can leave no tile dim at all: XLA prints `devices=[]`,
+    # which neither XLA nor pysdy reads back.
+    text = "{devices=[1,1]<=[1] last_tile_dims={manual, replicated}}"
+    empty = xla_oracle.assert_round_trip(text)
+    assert empty.to_text() == "{devices=[]<=[1]}" and empty.tile_assignment.dims == ()
 
 
 METADATA = [

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import collections
 
+import pytest
+
 from jax._src.lib import xla_client as xc
 from jaxlib.mlir import ir
 
@@ -69,7 +71,15 @@ def assert_round_trip(text: str) -> HloSharding:
     sharding = HloSharding.from_text(text)
     assert_matches(sharding, parse(text))
     printed = sharding.to_text()
-    assert_matches(HloSharding.from_text(printed), parse(printed))
+    try:
+        xla_again = parse(printed)
+    except xc.XlaRuntimeError:
+        # XLA can print text it cannot read back (`devices=[]`); pysdy refuses it too.
+        checks["xla"] += 1
+        with pytest.raises(ValueError):
+            HloSharding.from_text(printed)
+        return sharding
+    assert_matches(HloSharding.from_text(printed), xla_again)
     return sharding
 
 
