@@ -1,4 +1,4 @@
-"""XLA's HloSharding (the text of `mhlo.sharding` attributes) as immutable values, parsed and printed as XLA does."""
+"""XLA's HloSharding, the text of `mhlo.sharding`, as immutable values parsed and printed as XLA does."""
 
 from __future__ import annotations
 
@@ -56,12 +56,26 @@ class OpMetadata:
 
 _METADATA_FIELDS = {f.name: f for f in fields(OpMetadata)}
 
-_C_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"', ord("'"): "\\'", ord("\\"): "\\\\"}
-_C_UNESCAPES = {"n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, "'": 39, '"': 34, "?": 63}
+# Escaped character -> the character: what C (and XLA's lexer) reads after a backslash.
+_C_UNESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
+# Byte -> its escape, for the characters XLA's printer escapes by name.
+_C_ESCAPES = {ord(c): "\\" + escape for escape, c in _C_UNESCAPES.items() if escape in "ntr\\'\""}
 
 
 def c_escape(text: str) -> str:
-    """A string as XLA writes it between quotes: C escapes, other bytes outside ASCII 32..126 in octal."""
+    """A string as XLA writes it between quotes: C escapes, bytes outside ASCII 32..126 in octal."""
     out = []
     for byte in text.encode("utf-8", "surrogateescape"):
         if byte in _C_ESCAPES:
@@ -88,7 +102,7 @@ def c_unescape(text: str) -> str:
             continue
         escape = text[i + 1 : i + 2]
         if escape in _C_UNESCAPES:
-            out.append(_C_UNESCAPES[escape])
+            out.append(ord(_C_UNESCAPES[escape]))
             i += 2
         elif match := re.match(r"[0-7]{1,3}", text[i + 1 :]):
             value = int(match.group(), 8)
@@ -140,12 +154,16 @@ class SubgroupType(enum.Enum):
 
 
 _SUBGROUP_ORDER = list(SubgroupType)
-_TRIVIAL_KIND = {SubgroupType.MANUAL: Kind.MANUAL, SubgroupType.UNREDUCED: Kind.UNREDUCED, SubgroupType.REPLICATED: Kind.REPLICATED}
+_TRIVIAL_KIND = {
+    SubgroupType.MANUAL: Kind.MANUAL,
+    SubgroupType.UNREDUCED: Kind.UNREDUCED,
+    SubgroupType.REPLICATED: Kind.REPLICATED,
+}
 
 
 @dataclass(frozen=True)
 class ShardGroup:
-    """`shard_as N` (values sharded alike, decided together) or `shard_like N` (follow the group)."""
+    """`shard_as N` (values sharded alike, decided together) or `shard_like N` (follows them)."""
 
     id: int
     shard_like: bool = False
@@ -186,7 +204,8 @@ class HloSharding:
             raise ValueError("a tuple sharding carries metadata and shard groups on its elements")
         if self.replicate_on_last_tile_dim and self.subgroup_types:
             raise ValueError("last_tile_dim_replicate and last_tile_dims are exclusive")
-        if self.tile_assignment is not None and len(self.tile_assignment.dims) < self.num_subgroup_dims:
+        tiles = self.tile_assignment
+        if tiles is not None and len(tiles.dims) < self.num_subgroup_dims:
             raise ValueError("more subgroup dims than tile dims")
 
     # ---- constructors -----------------------------------------------------
@@ -217,22 +236,30 @@ class HloSharding:
         return cls(Kind.TILED, tiles, metadata=tuple(metadata))
 
     @classmethod
-    def partially_replicated(cls, tiles: TileAssignment, metadata: Sequence[OpMetadata] = ()) -> HloSharding:
+    def partially_replicated(
+        cls, tiles: TileAssignment, metadata: Sequence[OpMetadata] = ()
+    ) -> HloSharding:
         """The last tile dim replicates (`last_tile_dim_replicate`)."""
         if len(tiles.dims) == 1 or tiles.dims[-1] == tiles.num_devices:
             return cls.replicated(metadata)
         if tiles.dims[-1] == 1:
             return cls.tiled(tiles.reshape(tiles.dims[:-1]), metadata)
-        return cls(Kind.TILED, tiles.sort_last_dim(), replicate_on_last_tile_dim=True, metadata=tuple(metadata))
+        sorted_tiles = tiles.sort_last_dim()
+        return cls(Kind.TILED, sorted_tiles, replicate_on_last_tile_dim=True, metadata=tuple(metadata))
 
     @classmethod
     def subgroup(
-        cls, tiles: TileAssignment, types: Sequence[SubgroupType], metadata: Sequence[OpMetadata] = ()
+        cls,
+        tiles: TileAssignment,
+        types: Sequence[SubgroupType],
+        metadata: Sequence[OpMetadata] = (),
     ) -> HloSharding:
         """The last `len(types)` tile dims are subgroups of those types (`last_tile_dims={...}`)."""
         types = tuple(types)
         if len(types) > len(tiles.dims):
-            raise ValueError(f"{len(types)} subgroup types for a tile shape of rank {len(tiles.dims)}")
+            raise ValueError(
+                f"{len(types)} subgroup types for a tile shape of rank {len(tiles.dims)}"
+            )
         if not types:
             return cls.tiled(tiles, metadata)
         if len(set(types)) == 1 and _data_tiles(tiles, types) == 1:
@@ -282,7 +309,7 @@ class HloSharding:
         return _Parser(text).parse()
 
     def to_text(self, include_metadata: bool = True) -> str:
-        """XLA's text: as in `mhlo.sharding`, or as `str(xla_client.HloSharding)` without metadata."""
+        """XLA's text as in `mhlo.sharding`; without metadata, `str(xla_client.HloSharding)`."""
         if self.kind is Kind.TUPLE:
             return "{" + ", ".join(e.to_text(include_metadata) for e in self.elements) + "}"
         if self.kind is Kind.MAXIMAL:
@@ -292,7 +319,8 @@ class HloSharding:
             if self.replicate_on_last_tile_dim:
                 parts.append("last_tile_dim_replicate")
             if self.subgroup_types:
-                parts.append("last_tile_dims={" + ", ".join(t.value for t in self.subgroup_types) + "}")
+                types = ", ".join(t.value for t in self.subgroup_types)
+                parts.append(f"last_tile_dims={{{types}}}")
         else:
             parts = [self.kind.value]
         if self.shard_group is not None:
@@ -316,7 +344,7 @@ def _data_tiles(tiles: TileAssignment, types: tuple[SubgroupType, ...]) -> int:
 def _normalize_subgroups(
     tiles: TileAssignment, types: tuple[SubgroupType, ...]
 ) -> tuple[TileAssignment, tuple[SubgroupType, ...]]:
-    """Drops size-1 subgroup dims, then merges the dims of each type into one, types in canonical order."""
+    """Drops size-1 subgroup dims, then merges each type's dims into one, in canonical type order."""
     num_data = len(tiles.dims) - len(types)
     dims_of_type: dict[SubgroupType, list[int]] = {t: [] for t in _SUBGROUP_ORDER}
     for offset, subgroup_type in enumerate(types):
@@ -326,7 +354,8 @@ def _normalize_subgroups(
     perm = list(range(num_data)) + [d for t in present for d in dims_of_type[t]]
     ones = [d for d in range(num_data, len(tiles.dims)) if tiles.dims[d] == 1]
     transposed = tiles.transpose(perm + ones)
-    new_dims = tiles.dims[:num_data] + tuple(math.prod(tiles.dims[d] for d in dims_of_type[t]) for t in present)
+    merged = tuple(math.prod(tiles.dims[d] for d in dims_of_type[t]) for t in present)
+    new_dims = tiles.dims[:num_data] + merged
     return transposed.reshape(new_dims), present
 
 
@@ -370,18 +399,41 @@ def _tokenize(text: str) -> list[_Token]:
 
 
 def _error(text: str, column: int, message: str) -> ValueError:
-    return ValueError(f"invalid HloSharding at column {column + 1}: {message}\n  {text}\n  {' ' * column}^")
+    caret = " " * column + "^"
+    return ValueError(f"invalid HloSharding at column {column + 1}: {message}\n  {text}\n  {caret}")
 
 
 def _describe(token: _Token) -> str:
     return "end of text" if token.kind == "end" else repr(token.text)
 
 
-_SINGLE_KINDS = {"replicated": Kind.REPLICATED, "manual": Kind.MANUAL, "unknown": Kind.UNKNOWN, "unreduced": Kind.UNREDUCED, "maximal": Kind.MAXIMAL}
+_SINGLE_KINDS = {k.value: k for k in Kind if k not in (Kind.TILED, Kind.TUPLE)}
+
+
+def _ints(values: Sequence[int]) -> str:
+    return ",".join(map(str, values))
+
+
+def _name(token: _Token) -> str:
+    """An attribute's name as the user wrote it, without the `=`."""
+    return token.text.rstrip("=")
+
+
+@dataclass
+class _Attributes:
+    """The attributes of one sharding, as read (the token of each, for error positions)."""
+
+    kind: _Token | None = None  # replicated, manual, unknown, unreduced, maximal or devices=
+    device: int | None = None
+    tiles: TileAssignment | None = None
+    subgroups: _Token | None = None  # last_tile_dim_replicate or last_tile_dims=
+    subgroup_types: tuple[SubgroupType, ...] = ()
+    shard_group: ShardGroup | None = None
+    metadata: tuple[OpMetadata, ...] = ()
 
 
 class _Parser:
-    """Recursive descent over XLA's sharding grammar; attributes of one sharding may come in any order."""
+    """Recursive descent over XLA's sharding grammar; a sharding's attributes come in any order."""
 
     def __init__(self, text: str):
         self.text = text
@@ -433,16 +485,16 @@ class _Parser:
                 return values
             self.expect(",", f"or '{close}' after {what}")
 
-    # ---- grammar ----
+    # ---- shardings ----
 
     def parse(self) -> HloSharding:
         self.expect("{", "to start a sharding")
         if self.accept("}"):
             sharding = HloSharding.tuple_of(())
         elif self.token.text == "{":
-            elements = [self.braced_single()]
+            elements = [self.tuple_element()]
             while self.accept(","):
-                elements.append(self.braced_single())
+                elements.append(self.tuple_element())
             self.expect("}", "or ',' after a tuple element")
             sharding = HloSharding.tuple_of(elements)
         else:
@@ -451,144 +503,154 @@ class _Parser:
             raise self.error(f"unexpected {_describe(self.token)} after the sharding")
         return sharding
 
-    def braced_single(self) -> HloSharding:
+    def tuple_element(self) -> HloSharding:
         self.expect("{", "to start a tuple element")
         if self.token.text == "{":
             raise self.error("tuple shardings cannot be nested")
         return self.single()
 
     def single(self) -> HloSharding:
-        """The attributes of one sharding up to its closing '}'."""
-        seen: dict[str, _Token] = {}
-        kind_token: _Token | None = None
-        device = None
-        tiles = None
-        subgroup_token: _Token | None = None
-        subgroup_types: list[SubgroupType] = []
-        shard_group = None
-        metadata: tuple[OpMetadata, ...] = ()
+        """The attributes of one sharding up to its closing '}', as a canonical sharding."""
+        attributes = _Attributes()
+        seen: set[str] = set()
         while not self.accept("}"):
             token = self.advance()
-            key = token.text
             if token.kind not in ("name", "attr"):
-                raise self.error(f"expected a sharding attribute or '}}', got {_describe(token)}", token)
-            if key in seen:
-                raise self.error(f"'{key.rstrip('=')}' appears twice", token)
-            seen[key] = token
-            if key in _SINGLE_KINDS or key == "devices=":
-                if kind_token is not None:
-                    raise self.error(f"'{key.rstrip('=')}' conflicts with '{kind_token.text.rstrip('=')}'", token)
-                kind_token = token
-                if key == "devices=":
-                    tiles = self.tile_assignment()
-            elif key == "device=":
-                device = self.integer("device id", minimum=0)
-            elif key in ("last_tile_dim_replicate", "last_tile_dims="):
-                if subgroup_token is not None:
-                    raise self.error(f"'{key.rstrip('=')}' conflicts with '{subgroup_token.text.rstrip('=')}'", token)
-                subgroup_token = token
-                if key == "last_tile_dims=":
-                    subgroup_types = self.subgroup_types()
-            elif key in ("shard_as", "shard_like"):
-                if shard_group is not None:
-                    raise self.error(f"'{key}' conflicts with '{shard_group.to_text().split()[0]}'", token)
-                shard_group = ShardGroup(self.integer("shard group id", minimum=0), key == "shard_like")
-            elif key == "metadata=":
-                metadata = self.metadata()
-            else:
-                raise self.error(f"unknown sharding attribute '{key.rstrip('=')}'", token)
-        return self.assemble(kind_token, device, tiles, subgroup_token, subgroup_types, metadata).with_shard_group(
-            shard_group
-        )
+                message = f"expected a sharding attribute or '}}', got {_describe(token)}"
+                raise self.error(message, token)
+            if token.text in seen:
+                raise self.error(f"'{_name(token)}' appears twice", token)
+            seen.add(token.text)
+            self.attribute(token, attributes)
+        return self.build(attributes)
 
-    def assemble(self, kind_token, device, tiles, subgroup_token, subgroup_types, metadata) -> HloSharding:
-        closing = self.tokens[self.index - 1]
+    def attribute(self, token: _Token, attributes: _Attributes) -> None:
+        key = token.text
+        if key in _SINGLE_KINDS or key == "devices=":
+            if attributes.kind is not None:
+                raise self.error(f"'{_name(token)}' conflicts with '{_name(attributes.kind)}'", token)
+            attributes.kind = token
+            if key == "devices=":
+                attributes.tiles = self.tile_assignment()
+        elif key == "device=":
+            attributes.device = self.integer("device id", minimum=0)
+        elif key in ("last_tile_dim_replicate", "last_tile_dims="):
+            if attributes.subgroups is not None:
+                message = f"'{_name(token)}' conflicts with '{_name(attributes.subgroups)}'"
+                raise self.error(message, token)
+            attributes.subgroups = token
+            if key == "last_tile_dims=":
+                attributes.subgroup_types = self.subgroup_types()
+        elif key in ("shard_as", "shard_like"):
+            if attributes.shard_group is not None:
+                other = "shard_like" if attributes.shard_group.shard_like else "shard_as"
+                raise self.error(f"'{key}' conflicts with '{other}'", token)
+            shard_group_id = self.integer("shard group id", minimum=0)
+            attributes.shard_group = ShardGroup(shard_group_id, key == "shard_like")
+        elif key == "metadata=":
+            attributes.metadata = self.metadata()
+        else:
+            raise self.error(f"unknown sharding attribute '{_name(token)}'", token)
+
+    def build(self, attributes: _Attributes) -> HloSharding:
+        kind_token, subgroups, metadata = attributes.kind, attributes.subgroups, attributes.metadata
         if kind_token is None:
-            raise self.error("expected one of replicated, manual, unknown, unreduced, maximal, devices=", closing)
-        kind = Kind.TILED if tiles is not None else _SINGLE_KINDS[kind_token.text]
-        if kind is Kind.MAXIMAL and device is None:
+            kinds = ", ".join(list(_SINGLE_KINDS) + ["devices="])
+            raise self.error(f"expected one of {kinds}", self.tokens[self.index - 1])
+        kind = Kind.TILED if attributes.tiles is not None else _SINGLE_KINDS[kind_token.text]
+        if kind is Kind.MAXIMAL and attributes.device is None:
             raise self.error("'maximal' needs 'device=N'", kind_token)
-        if kind is not Kind.MAXIMAL and device is not None:
-            raise self.error(f"'device=' belongs to 'maximal', not '{kind_token.text.rstrip('=')}'", kind_token)
-        if subgroup_token is not None and kind is not Kind.TILED:
-            raise self.error(f"'{subgroup_token.text.rstrip('=')}' needs 'devices='", subgroup_token)
+        if kind is not Kind.MAXIMAL and attributes.device is not None:
+            message = f"'device=' belongs to 'maximal', not '{_name(kind_token)}'"
+            raise self.error(message, kind_token)
+        if subgroups is not None and kind is not Kind.TILED:
+            raise self.error(f"'{_name(subgroups)}' needs 'devices='", subgroups)
         if kind is Kind.MAXIMAL:
-            return HloSharding.maximal(device, metadata)
-        if kind is not Kind.TILED:
-            return HloSharding(kind, metadata=metadata)
-        if subgroup_token is None:
-            return HloSharding.tiled(tiles, metadata)
-        if subgroup_token.text == "last_tile_dim_replicate":
-            return HloSharding.partially_replicated(tiles, metadata)
-        if len(subgroup_types) > len(tiles.dims):
-            raise self.error(
-                f"{len(subgroup_types)} subgroup types but the tile shape has only {len(tiles.dims)} dims",
-                subgroup_token,
-            )
-        return HloSharding.subgroup(tiles, subgroup_types, metadata)
+            sharding = HloSharding.maximal(attributes.device, metadata)
+        elif kind is not Kind.TILED:
+            sharding = HloSharding(kind, metadata=metadata)
+        elif subgroups is None:
+            sharding = HloSharding.tiled(attributes.tiles, metadata)
+        elif subgroups.text == "last_tile_dim_replicate":
+            sharding = HloSharding.partially_replicated(attributes.tiles, metadata)
+        else:
+            types, rank = attributes.subgroup_types, len(attributes.tiles.dims)
+            if len(types) > rank:
+                message = f"{len(types)} subgroup types but the tile shape has only {rank} dims"
+                raise self.error(message, subgroups)
+            sharding = HloSharding.subgroup(attributes.tiles, types, metadata)
+        return sharding.with_shard_group(attributes.shard_group)
 
     def tile_assignment(self) -> TileAssignment:
-        """`[dims]` then `<=[reshape_dims]` with `T(perm)`, or a comma-separated device list."""
+        """`[dims]` then `<=[reshape_dims]` (with `T(perm)` when several), or a device list."""
         start = self.token
         self.expect("[", "to start the tile shape")
         dims = self.integer_list("]", "tile dim", minimum=1)
         if not dims:
             raise self.error("the tile shape needs at least one dim", start)
-        count = math.prod(dims)
         if self.accept("<="):
-            iota_token = self.token
-            self.expect("[", "to start the iota reshape dims")
-            reshape_dims = self.integer_list("]", "iota reshape dim", minimum=1)
-            if not reshape_dims:
-                raise self.error("the iota needs at least one reshape dim", iota_token)
-            perm = list(range(len(reshape_dims)))
-            if self.token.kind == "name" and self.token.text == "T":
-                t_token = self.advance()
-                if len(reshape_dims) == 1:
-                    raise self.error("a single iota reshape dim takes no 'T(...)'", t_token)
-                self.expect("(", "after 'T'")
-                perm = self.integer_list(")", "transpose dim")
-                if sorted(perm) != list(range(len(reshape_dims))):
-                    raise self.error(
-                        f"T({','.join(map(str, perm))}) is not a permutation of the {len(reshape_dims)} reshape dims",
-                        t_token,
-                    )
-            elif len(reshape_dims) > 1:
-                raise self.error(f"expected 'T(' after {len(reshape_dims)} iota reshape dims", self.token)
-            if math.prod(reshape_dims) != count:
-                raise self.error(
-                    f"the iota has {math.prod(reshape_dims)} devices but tile shape [{','.join(map(str, dims))}] needs {count}",
-                    iota_token,
-                )
-            return TileAssignment.from_iota(dims, Iota.canonical(reshape_dims, perm))
+            return TileAssignment.from_iota(dims, self.iota(math.prod(dims), dims))
         list_token = self.token
         devices = [self.integer("device id", minimum=0)]
         while self.accept(","):
             devices.append(self.integer("device id", minimum=0))
+        count = math.prod(dims)
         if len(devices) != count:
-            raise self.error(f"tile shape [{','.join(map(str, dims))}] needs {count} devices, got {len(devices)}", list_token)
+            message = f"tile shape [{_ints(dims)}] needs {count} devices, got {len(devices)}"
+            raise self.error(message, list_token)
         if count == 1:
-            raise self.error("an explicit device list needs more than one device (use 'maximal device=N')", list_token)
+            message = "an explicit device list needs more than one device (use 'maximal device=N')"
+            raise self.error(message, list_token)
         if len(set(devices)) != len(devices):
             repeated = next(d for d in devices if devices.count(d) > 1)
             raise self.error(f"device {repeated} appears more than once", list_token)
         return TileAssignment.from_devices(dims, devices)
 
-    def subgroup_types(self) -> list[SubgroupType]:
+    def iota(self, count: int, dims: list[int]) -> Iota:
+        """`[reshape_dims]` and `T(perm)` after `<=`, for a tile shape `dims` of `count` devices."""
+        start = self.token
+        self.expect("[", "to start the iota reshape dims")
+        reshape_dims = self.integer_list("]", "iota reshape dim", minimum=1)
+        if not reshape_dims:
+            raise self.error("the iota needs at least one reshape dim", start)
+        perm = list(range(len(reshape_dims)))
+        if self.token.kind == "name" and self.token.text == "T":
+            t_token = self.advance()
+            if len(reshape_dims) == 1:
+                raise self.error("a single iota reshape dim takes no 'T(...)'", t_token)
+            self.expect("(", "after 'T'")
+            perm = self.integer_list(")", "transpose dim")
+            if sorted(perm) != list(range(len(reshape_dims))):
+                message = f"T({_ints(perm)}) is not a permutation of the {len(reshape_dims)} reshape dims"
+                raise self.error(message, t_token)
+        elif len(reshape_dims) > 1:
+            raise self.error(f"expected 'T(' after {len(reshape_dims)} iota reshape dims")
+        if math.prod(reshape_dims) != count:
+            message = (
+                f"the iota has {math.prod(reshape_dims)} devices but tile shape [{_ints(dims)}]"
+                f" needs {count}"
+            )
+            raise self.error(message, start)
+        return Iota.canonical(reshape_dims, perm)
+
+    def subgroup_types(self) -> tuple[SubgroupType, ...]:
         self.expect("{", "to start the subgroup types")
         types = []
         if self.accept("}"):
-            return types
+            return ()
         while True:
             token = self.advance()
             try:
                 types.append(SubgroupType(token.text))
             except ValueError:
                 names = ", ".join(t.value for t in SubgroupType)
-                raise self.error(f"unknown subgroup type {_describe(token)} (expected {names})", token) from None
+                message = f"unknown subgroup type {_describe(token)} (expected {names})"
+                raise self.error(message, token) from None
             if self.accept("}"):
-                return types
+                return tuple(types)
             self.expect(",", "or '}' after a subgroup type")
+
+    # ---- metadata ----
 
     def metadata(self) -> tuple[OpMetadata, ...]:
         """`{fields}` (one entry; `{}` is one empty entry) or `{{fields}, {fields}}`."""
@@ -608,10 +670,11 @@ class _Parser:
         values: dict[str, object] = {}
         while not self.accept("}"):
             token = self.advance()
-            name = token.text.rstrip("=")
+            name = _name(token)
             if token.kind != "attr" or name not in _METADATA_FIELDS:
                 known = ", ".join(_METADATA_FIELDS)
-                raise self.error(f"unknown metadata attribute '{name}' (expected one of {known})", token)
+                message = f"unknown metadata attribute '{name}' (expected one of {known})"
+                raise self.error(message, token)
             if name in values:
                 raise self.error(f"metadata attribute '{name}' appears twice", token)
             values[name] = self.metadata_value(name)
@@ -637,5 +700,6 @@ class _Parser:
         self.expect("{", f"to start '{name}'")
         profile_types = self.integer_list("}", "profile type")
         if any(p not in _PROFILE_TYPES for p in profile_types):
-            raise self.error(f"profile types are 0..{_PROFILE_TYPES[-1]}, got {{{','.join(map(str, profile_types))}}}", token)
+            message = f"profile types are 0..{_PROFILE_TYPES[-1]}, got {{{_ints(profile_types)}}}"
+            raise self.error(message, token)
         return tuple(profile_types)

@@ -29,9 +29,9 @@ class Iota:
         dims = [int(d) for d in reshape_dims]
         perm = [int(p) for p in transpose_perm]
         if sorted(perm) != list(range(len(dims))):
-            raise ValueError(f"T({','.join(map(str, perm))}) is not a permutation of {len(dims)} dims")
+            raise ValueError(f"T({_join(perm)}) is not a permutation of {len(dims)} dims")
         if any(d < 1 for d in dims):
-            raise ValueError(f"iota dims [{','.join(map(str, dims))}] must be positive")
+            raise ValueError(f"iota dims [{_join(dims)}] must be positive")
         # Drop size-1 dims, renumbering the others in reshape order.
         kept = [p for p in range(len(dims)) if dims[p] != 1]
         renumber = {p: i for i, p in enumerate(kept)}
@@ -85,7 +85,7 @@ class Iota:
             if strides[i] != expected_stride:
                 return None
             expected_stride *= sizes[i]
-        # Reshape dims are major to minor (largest stride first); the read order is major to minor too.
+        # Reshape dims go major to minor (largest stride first), and so does the read order.
         reshape_order = by_stride[::-1]
         reshape_dims = [sizes[i] for i in reshape_order]
         read_order = list(range(len(sizes)))[::-1]
@@ -101,7 +101,8 @@ class Iota:
 
     def devices(self) -> np.ndarray:
         """The device order, flat."""
-        return np.arange(self.num_devices).reshape(self.reshape_dims).transpose(self.transpose_perm).ravel()
+        devices = np.arange(self.num_devices).reshape(self.reshape_dims)
+        return devices.transpose(self.transpose_perm).ravel()
 
     def read_dims(self) -> list[int]:
         """The reshape dims in transposed order: the dims the flat device order is read by."""
@@ -128,8 +129,11 @@ class TileAssignment:
     iota: Iota | None = field(default=None, compare=False)
 
     def __post_init__(self):
-        if math.prod(self.dims) != len(self.devices):
-            raise ValueError(f"tile shape [{_join(self.dims)}] needs {math.prod(self.dims)} devices, got {len(self.devices)}")
+        count = math.prod(self.dims)
+        if count != len(self.devices):
+            raise ValueError(
+                f"tile shape [{_join(self.dims)}] needs {count} devices, got {len(self.devices)}"
+            )
 
     @classmethod
     def from_iota(cls, dims: Sequence[int], iota: Iota) -> TileAssignment:
@@ -194,7 +198,8 @@ class TileAssignment:
 
     def _with_array(self, array: np.ndarray, keeps_iota: bool) -> TileAssignment:
         devices = tuple(int(d) for d in array.ravel())
-        return TileAssignment(tuple(array.shape), devices, Iota.find(devices) if keeps_iota else None)
+        iota = Iota.find(devices) if keeps_iota else None
+        return TileAssignment(tuple(array.shape), devices, iota)
 
     def to_text(self) -> str:
         """`[dims]` then the iota or the device list, as after `devices=` in XLA's text."""
@@ -203,8 +208,8 @@ class TileAssignment:
 
 
 def _have_common_refinement(dims: Sequence[int], other: Sequence[int]) -> bool:
-    """Whether two shapes of the same size cut it only at places where each dim of one
-    is a product of consecutive pieces of the other (splitting a dim into a major and a minor part)."""
+    """Whether two shapes of one size cut it compatibly: each dim of either is a product of
+    consecutive pieces of the other (a dim may split into a major and a minor part)."""
     a = [d for d in dims if d != 1]
     b = [d for d in other if d != 1]
     while a and b:
@@ -221,7 +226,7 @@ def _have_common_refinement(dims: Sequence[int], other: Sequence[int]) -> bool:
 
 
 def _minor_dims_fit(group_size: int, read_dims: Sequence[int]) -> bool:
-    """Whether a group of the `group_size` minor-most positions is whole minor dims plus a minor part of the next."""
+    """Whether the `group_size` minor-most positions are whole minor dims, then a minor part of one."""
     for size in reversed(read_dims):
         if size % group_size == 0:
             return True

@@ -153,7 +153,8 @@ def test_values():
     assert sharding.subgroup_types == (SubgroupType.MANUAL,)
     assert sharding.data_tile_dims == (4, 2)
     assert sharding.shard_group == ShardGroup(3, shard_like=True)
-    assert HloSharding.from_text("{maximal device=5}").device == 5
+    assert HloSharding.from_text("{maximal device=5}") == HloSharding.maximal(5)
+    assert HloSharding.from_text("{unknown shard_as 2}") == HloSharding.unknown().with_shard_group(ShardGroup(2))
     assert HloSharding.from_text("{devices=[2,2]<=[4] last_tile_dim_replicate}").data_tile_dims == (2,)
     with pytest.raises(ValueError, match="replicated sharding has no tiles"):
         HloSharding.replicated().data_tile_dims
