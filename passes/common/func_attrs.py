@@ -122,8 +122,28 @@ def arg_sharding(func: ir.Operation, index: int) -> TensorSharding | None:
     return _shardings(func.attributes[ARG_ATTRS])[index]
 
 
+def arg_sharding_attrs(func: ir.Operation) -> tuple[ir.Attribute | None, ...]:
+    """The `sdy.sharding` attribute of each argument, None where it has none."""
+    if ARG_ATTRS not in func.attributes:
+        return (None,) * num_arguments(func)
+    return _sharding_attrs(func.attributes[ARG_ATTRS])
+
+
+def result_sharding_attrs(func: ir.Operation) -> tuple[ir.Attribute | None, ...]:
+    """The `sdy.sharding` attribute of each result, None where it has none."""
+    if RESULT_ATTRS not in func.attributes:
+        return (None,) * num_results(func)
+    return _sharding_attrs(func.attributes[RESULT_ATTRS])
+
+
+# Memoized by the `arg_attrs` / `res_attrs` array: attributes are uniqued.
+@functools.lru_cache(maxsize=1 << 10)
+def _sharding_attrs(entries: ir.Attribute) -> tuple[ir.Attribute | None, ...]:
+    """The `sdy.sharding` of each dictionary of an `arg_attrs` / `res_attrs` array."""
+    dicts = (ir.DictAttr(entry) for entry in ir.ArrayAttr(entries))
+    return tuple(d[SHARDING] if SHARDING in d else None for d in dicts)
+
+
 @functools.lru_cache(maxsize=1 << 10)
 def _shardings(entries: ir.Attribute) -> tuple[TensorSharding | None, ...]:
-    """The `sdy.sharding` of each dictionary of an `arg_attrs` / `res_attrs` array (memoized: attributes are uniqued)."""
-    dicts = (ir.DictAttr(entry) for entry in ir.ArrayAttr(entries))
-    return tuple(TensorSharding.from_attr(d[SHARDING]) if SHARDING in d else None for d in dicts)
+    return tuple(None if attr is None else TensorSharding.from_attr(attr) for attr in _sharding_attrs(entries))

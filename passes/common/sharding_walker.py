@@ -24,60 +24,84 @@ def transform_shardings(root: ir.Operation, transform: ShardingFn) -> None:
     """
     # Memoized for the walk: shardings repeat, and attributes are uniqued.
     transform_sharding = functools.cache(transform)
+    new_sharding_attr = _new_sharding_attr_fn(transform_sharding)
 
     @functools.cache
-    def transform_sharding_attr(attr: ir.Attribute) -> ir.Attribute:
-        return transform_sharding(TensorSharding.from_attr(attr)).to_attr()
-
-    @functools.cache
-    def transform_per_value_attr(attr: ir.Attribute) -> ir.Attribute:
+    def new_per_value_attr(attr: ir.Attribute) -> ir.Attribute | None:
+        """The transformed sharding-per-value attribute, None if unchanged."""
         shardings = TensorShardingPerValue.from_attr(attr).shardings
-        return TensorShardingPerValue(tuple(map(transform_sharding, shardings))).to_attr()
+        new = TensorShardingPerValue(tuple(map(transform_sharding, shardings))).to_attr()
+        return None if new == attr else new
 
     for op in nested_ops(root, pre_order=True):
         name = op.name
         if name == "func.func":
-            transform_func_shardings(op, transform_sharding)
-        elif name == data_flow.MANUAL_COMPUTATION:
-            for attr_name in ("in_shardings", "out_shardings"):
-                per_value = TensorShardingPerValue.from_attr(op.attributes[attr_name])
-                if per_value.shardings:
-                    op.attributes[attr_name] = transform_per_value_attr(op.attributes[attr_name])
-        elif name in data_flow.DATA_FLOW_OPS:
-            shardings = value_shardings.block_arg_owner_shardings(op)
-            if shardings:
-                value_shardings.set_block_arg_owner_shardings(op, [transform_sharding(s) for s in shardings])
-            shardings = value_shardings.result_owner_shardings(op)
-            if shardings:
-                value_shardings.set_result_owner_shardings(op, [transform_sharding(s) for s in shardings])
-        elif name in value_shardings.OWN_SHARDING_ATTR:
-            _replace_attr(op, value_shardings.OWN_SHARDING_ATTR[name], transform_sharding_attr)
-        else:
-            _replace_attr(op, value_shardings.SHARDING, transform_per_value_attr)
+            _transform_func_sharding_attrs(op, new_sharding_attr)
+            continue
+        if name in data_flow.DATA_FLOW_OPS:
+            _transform_owner_shardings(op, transform_sharding, new_per_value_attr)
+            continue
+        attr_name, new_attr = value_shardings.SHARDING, new_per_value_attr
+        if name in value_shardings.OWN_SHARDING_ATTR:
+            attr_name, new_attr = value_shardings.OWN_SHARDING_ATTR[name], new_sharding_attr
+        attributes = op.attributes
+        if attr_name in attributes:
+            new = new_attr(attributes[attr_name])
+            if new is not None:
+                attributes[attr_name] = new
 
 
-def _replace_attr(op: ir.Operation, name: str, transform_attr: Callable[[ir.Attribute], ir.Attribute]) -> None:
-    """Replaces attribute `name` of `op` (if it has it) by its transform, unless that is the same attribute."""
-    attributes = op.attributes
-    if name in attributes:
-        old = attributes[name]
-        new = transform_attr(old)
-        if new != old:
-            attributes[name] = new
+def _new_sharding_attr_fn(transform: ShardingFn) -> Callable[[ir.Attribute], ir.Attribute | None]:
+    """A memoized function from a sharding attribute to its transform, None if unchanged."""
+
+    @functools.cache
+    def new_sharding_attr(attr: ir.Attribute) -> ir.Attribute | None:
+        new = transform(TensorSharding.from_attr(attr)).to_attr()
+        return None if new == attr else new
+
+    return new_sharding_attr
+
+
+def _transform_owner_shardings(
+    op: ir.Operation, transform: ShardingFn, new_per_value_attr: Callable[[ir.Attribute], ir.Attribute | None]
+) -> None:
+    """Of a data-flow op's edge owners."""
+    if op.name == data_flow.MANUAL_COMPUTATION:
+        for attr_name in ("in_shardings", "out_shardings"):
+            attr = op.attributes[attr_name]
+            if TensorShardingPerValue.from_attr(attr).shardings:
+                new = new_per_value_attr(attr)
+                if new is not None:
+                    op.attributes[attr_name] = new
+    else:
+        shardings = value_shardings.block_arg_owner_shardings(op)
+        if shardings:
+            value_shardings.set_block_arg_owner_shardings(op, [transform(s) for s in shardings])
+        shardings = value_shardings.result_owner_shardings(op)
+        if shardings:
+            value_shardings.set_result_owner_shardings(op, [transform(s) for s in shardings])
 
 
 def transform_func_shardings(func: ir.Operation, transform: ShardingFn) -> None:
     """Replaces each argument and result sharding `s` of `func` with `transform(s)`."""
-    func_attrs.set_arg_attrs(func, _changed(func_attrs.arg_shardings(func), transform))
-    func_attrs.set_result_attrs(func, _changed(func_attrs.result_shardings(func), transform))
+    _transform_func_sharding_attrs(func, _new_sharding_attr_fn(transform))
 
 
-def _changed(shardings: list[TensorSharding | None], transform: ShardingFn) -> dict[int, ir.Attribute]:
-    """The transformed shardings that differ from the originals, by index."""
+def _transform_func_sharding_attrs(
+    func: ir.Operation, new_sharding_attr: Callable[[ir.Attribute], ir.Attribute | None]
+) -> None:
+    func_attrs.set_arg_attrs(func, _changed(func_attrs.arg_sharding_attrs(func), new_sharding_attr))
+    func_attrs.set_result_attrs(func, _changed(func_attrs.result_sharding_attrs(func), new_sharding_attr))
+
+
+def _changed(
+    attrs: tuple[ir.Attribute | None, ...], new_sharding_attr: Callable[[ir.Attribute], ir.Attribute | None]
+) -> dict[int, ir.Attribute]:
+    """The transformed sharding attributes that differ from the originals, by index."""
     changed = {}
-    for index, sharding in enumerate(shardings):
-        if sharding is not None:
-            new = transform(sharding)
-            if new != sharding:
-                changed[index] = new.to_attr()
+    for index, attr in enumerate(attrs):
+        if attr is not None:
+            new = new_sharding_attr(attr)
+            if new is not None:
+                changed[index] = new
     return changed
