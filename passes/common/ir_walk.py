@@ -20,15 +20,14 @@ def nested_ops(root: ir.Operation, pre_order: bool = False, name: str | None = N
     return found
 
 
-def nested_ops_by_name(root: ir.Operation, names: Collection[str]) -> dict[str, list[ir.Operation]]:
-    """For each of `names`, the ops called that among `root` and the ops nested in it, in post-order; from one walk."""
-    found: dict[str, list[ir.Operation]] = {name: [] for name in names}
+def nested_ops_named(root: ir.Operation, names: Collection[str], pre_order: bool = False) -> list[ir.Operation]:
+    """The ops called one of `names` among `root` and the ops nested in it, in walk order (post-order by default)."""
+    found: list[ir.Operation] = []
 
     def visit(op):
-        ops = found.get(op.name)
-        if ops is not None:
-            ops.append(op.operation)
+        if op.name in names:
+            found.append(op.operation)
         return ir.WalkResult.ADVANCE
 
-    root.walk(visit, walk_order=ir.WalkOrder.POST_ORDER)
+    root.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER if pre_order else ir.WalkOrder.POST_ORDER)
     return found

@@ -15,7 +15,7 @@ from pysdy.passes.common.data_flow import (
     replace_edge_with_input,
     result_edge_owners,
 )
-from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.passes.common.value_shardings import (
     get_sharding,
     set_block_arg_owner_shardings,
@@ -78,7 +78,7 @@ class SinkDataFlowEdgesPass(Pass):
     )
 
     def run(self, op: ir.Operation) -> None:
-        for nested in nested_ops(op, pre_order=True):
+        for nested in nested_ops_named(op, DATA_FLOW_OPS | {EDGE_OP}, pre_order=True):
             if nested.name == EDGE_OP:
                 replace_edge_with_input(nested)
             elif nested.name in DATA_FLOW_OPS:

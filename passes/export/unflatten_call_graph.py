@@ -7,7 +7,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.passes.common import func_attrs
-from pysdy.passes.common.ir_walk import nested_ops_by_name
+from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.passes.registry import MODULE, Pass, option, register_pass
 
 ORIGINAL_FUNC_NAME = "sdy.original_func_name"
@@ -54,8 +54,8 @@ class UnflattenCallGraphPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         funcs = functions_by_name(op)
-        found = nested_ops_by_name(op, ("func.call", "func.func"))
-        calls = found["func.call"]
+        found = nested_ops_named(op, {"func.call", "func.func"})
+        calls = [nested for nested in found if nested.name == "func.call"]
         chosen: dict[tuple, ir.Operation] = {}
         for call in calls:
             func = funcs[callee_name(call)]
@@ -72,7 +72,7 @@ class UnflattenCallGraphPass(Pass):
         for call in calls:
             func = chosen[computation_key(funcs[callee_name(call)], self.dedup_functions_fully)]
             call.attributes["callee"] = ir.FlatSymbolRefAttr.get(ir.StringAttr(func.attributes["sym_name"]).value)
-        for func in found["func.func"]:
+        for func in (nested for nested in found if nested.name == "func.func"):
             for name in (ORIGINAL_FUNC_NAME, FUNC_MANUAL_AXES):
                 if name in func.attributes:
                     del func.attributes[name]
