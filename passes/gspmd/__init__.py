@@ -1,0 +1,1 @@
+"""Conversions between Shardy shardings and XLA's GSPMD shardings (HloSharding, `mhlo.sharding`)."""
