@@ -33,22 +33,29 @@ def transform_shardings(root: ir.Operation, transform: ShardingFn) -> None:
         new = TensorShardingPerValue(tuple(map(transform_sharding, shardings))).to_attr()
         return None if new == attr else new
 
+    sharding, own_sharding_attr = value_shardings.SHARDING, value_shardings.OWN_SHARDING_ATTR  # hoisted: hot loop
     for op in nested_ops(root, pre_order=True):
         name = op.name
-        if name == "func.func":
-            _transform_func_sharding_attrs(op, new_sharding_attr)
+        if name in _OPS_WITH_OWNER_SHARDINGS:
+            if name == "func.func":
+                _transform_func_sharding_attrs(op, new_sharding_attr)
+            else:
+                _transform_owner_shardings(op, transform_sharding, new_per_value_attr)
             continue
-        if name in data_flow.DATA_FLOW_OPS:
-            _transform_owner_shardings(op, transform_sharding, new_per_value_attr)
-            continue
-        attr_name, new_attr = value_shardings.SHARDING, new_per_value_attr
-        if name in value_shardings.OWN_SHARDING_ATTR:
-            attr_name, new_attr = value_shardings.OWN_SHARDING_ATTR[name], new_sharding_attr
         attributes = op.attributes
-        if attr_name in attributes:
-            new = new_attr(attributes[attr_name])
+        attr_name = own_sharding_attr.get(name)
+        if attr_name is None:
+            if sharding in attributes:
+                new = new_per_value_attr(attributes[sharding])
+                if new is not None:
+                    attributes[sharding] = new
+        elif attr_name in attributes:
+            new = new_sharding_attr(attributes[attr_name])
             if new is not None:
                 attributes[attr_name] = new
+
+
+_OPS_WITH_OWNER_SHARDINGS = data_flow.DATA_FLOW_OPS | {"func.func"}
 
 
 def _new_sharding_attr_fn(transform: ShardingFn) -> Callable[[ir.Attribute], ir.Attribute | None]:
