@@ -16,20 +16,16 @@ FUNC_EDGE_OP = "sdy.func_data_flow_edge"
 class FuncEdges:
     """The function-call data-flow edges of one module."""
 
-    def __init__(self, module: ir.Operation):
+    def __init__(self, module: ir.Operation, calls: list[ir.Operation]):
+        """`calls` are all the module's func.call ops."""
         self._calls: dict[str, list[ir.Operation]] = {}
         self._funcs: dict[str, ir.Operation] = {}
         for op in module.regions[0].blocks[0].operations:
             op = op.operation
             if op.name == "func.func":
                 self._funcs[ir.StringAttr(op.attributes["sym_name"]).value] = op
-
-        def visit(op):
-            if op.operation.name == "func.call":
-                self._calls.setdefault(_callee(op.operation), []).append(op.operation)
-            return ir.WalkResult.ADVANCE
-
-        module.walk(visit)
+        for call in calls:
+            self._calls.setdefault(_callee(call), []).append(call)
 
     def sources(self, edge: ir.Operation) -> list[ir.Value]:
         value = edge.operands[0]
@@ -41,7 +37,8 @@ class FuncEdges:
         callee = self._funcs.get(_callee(call))
         if callee is None:
             return []
-        terminator = list(callee.regions[0].blocks[0].operations)[-1].operation
+        operations = callee.regions[0].blocks[0].operations
+        terminator = operations[len(operations) - 1].operation
         return [terminator.operands[value.result_number]]
 
     def edges_fed_by(self, use) -> list[ir.Operation]:

@@ -42,7 +42,7 @@ class SlotKind(enum.Enum):
     OWN_ATTR = "own_attr"  # the op's own sharding attribute (edge, constraint, reshard)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class Node:
     op: ir.Operation
     name: str
@@ -73,7 +73,7 @@ class Node:
         return any(counter[0] != 1 for counter in self.tensor_operand_uses)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class Slot:
     """Where one sharding lives, who holds it and whom to notify when it changes."""
 
@@ -141,9 +141,9 @@ class ShardingGraph:
 
     def _read(self) -> None:
         body = self.module.regions[0].blocks[0]
-        self._func_edges = FuncEdges(self.module)
         for op in body.operations:
             self._add_nodes(op.operation, None)
+        self._func_edges = FuncEdges(self.module, [node.op for node in self.nodes if node.name == "func.call"])
         for op in body.operations:
             op = op.operation
             if op.name == "sdy.mesh":
@@ -396,8 +396,8 @@ class ShardingGraph:
 
     def _read_func_results(self, index: int, node: Node) -> None:
         func = node.op
-        block = func.regions[0].blocks[0]
-        terminator = list(block.operations)[-1].operation
+        operations = func.regions[0].blocks[0].operations
+        terminator = operations[len(operations) - 1].operation
         result_attrs = ir.ArrayAttr(func.attributes["res_attrs"]) if "res_attrs" in func.attributes else None
         returned, results, shapes = [], [], []
         for number, value in enumerate(terminator.operands):

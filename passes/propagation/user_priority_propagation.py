@@ -44,17 +44,31 @@ def _priority(dim: DimSharding) -> int:
 def _initialize_for_priority_zero(graph: ShardingGraph) -> list[tuple[int, PriorityReferences]]:
     """Rewrites every sharding for round 0; returns the slots to restore per later priority, sorted."""
     by_priority: dict[int, PriorityReferences] = {}
+    # Shardings are interned: each distinct one is looked at once.
+    seen: dict[int, tuple[list[int], TensorSharding | None]] = {}
     for slot_id, slot in enumerate(graph.slots):
         sharding = slot.sharding
         if sharding is None:
             continue
-        for priority in sorted({_priority(d) for d in sharding.dims if _priority(d) > 0}):
+        outcome = seen.get(id(sharding))
+        if outcome is None:
+            outcome = seen[id(sharding)] = _priorities_and_initialized(sharding, graph)
+        priorities, initialized = outcome
+        for priority in priorities:
             by_priority.setdefault(priority, []).append((slot_id, sharding))
-        mesh = graph.meshes[sharding.mesh] if isinstance(sharding.mesh, str) else sharding.mesh
-        initialized = _initialized(sharding, mesh)
-        if initialized != sharding:
+        if initialized is not None:
             graph.replace_sharding(slot_id, initialized)
     return sorted(by_priority.items())
+
+
+def _priorities_and_initialized(
+    sharding: TensorSharding, graph: ShardingGraph
+) -> tuple[list[int], TensorSharding | None]:
+    """The sorted priorities above 0 of `sharding`, and its round-0 form (None if the same)."""
+    priorities = sorted({_priority(d) for d in sharding.dims if _priority(d) > 0})
+    mesh = graph.meshes[sharding.mesh] if isinstance(sharding.mesh, str) else sharding.mesh
+    initialized = _initialized(sharding, mesh)
+    return priorities, (initialized if initialized != sharding else None)
 
 
 def _initialized(sharding: TensorSharding, mesh: Mesh) -> TensorSharding:
