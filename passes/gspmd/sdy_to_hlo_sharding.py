@@ -45,12 +45,13 @@ def to_hlo_sharding(
         groups.append(list(sharding.unreduced))
         types.append(SubgroupType.UNREDUCED)
     placed = [ref for group in groups for ref in group]
-    placed_set = set(placed)
-    if len(placed_set) != len(placed):
+    named = placed + list(sharding.replicated)
+    if len(set(named)) != len(named):
         raise ValueError("an axis is used more than once in the sharding")
-    for ref in placed:
+    for ref in named:
         if ref not in piece_index:
             raise ValueError(f"axis {ref} overlaps another axis of the sharding")
+    placed_set = set(placed)
     replicated = [index for index, piece in enumerate(pieces) if piece not in placed_set]
     replicated_size = math.prod(pieces[index].size(mesh) for index in replicated)
     tile_dims = [math.prod(ref.size(mesh) for ref in group) for group in groups]

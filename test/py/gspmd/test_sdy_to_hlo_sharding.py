@@ -45,8 +45,8 @@ AXIS_SIZES = [1, 2, 3, 4, 4, 5, 6, 6, 7, 8, 8, 8]
 
 @st.composite
 def mesh_axes(draw) -> tuple[MeshAxis, ...]:
-    """One to three axes of sizes 1..8 (mostly ones with sub-axes), at most 16 devices in all,
-    names in random order."""
+    """One to three axes of sizes 1..8 (composite sizes, which have sub-axes, more often), at most
+    16 devices in all, names in random order."""
     names = draw(st.permutations(["x", "y", "z"]))[: draw(st.integers(1, 3))]
     axes, total = [], 1
     for name in names:
@@ -268,8 +268,8 @@ def test_random_shardings_match_xla_export_long(case):
 def test_meshes_without_axes_match_xla_export():
     """An empty mesh replicates any tensor; a maximal mesh puts a scalar on its one device."""
     empty = Mesh(())
-    check_against_xla(empty, [TensorSharding("mesh", tuple(DimSharding((), closed) for closed in dims))
-                              for dims in [(), (True,), (False, True), (True, True, False)]])
+    closed_dims = [(), (True,), (False, True), (True, True, False)]
+    check_against_xla(empty, [TensorSharding("mesh", tuple(DimSharding((), c) for c in dims)) for dims in closed_dims])
     for device in [0, 3, 15]:
         check_against_xla(Mesh((), (device,)), [TensorSharding("mesh", ())])
     assert to_hlo_sharding(TensorSharding("mesh", ()), Mesh((), (5,))).to_text() == "{maximal device=5}"
@@ -335,6 +335,10 @@ def test_invalid_shardings_are_errors():
     for message, refs in cases.items():
         with pytest.raises(ValueError, match=message):
             to_hlo_sharding(TensorSharding("mesh", (DimSharding(tuple(refs)),)), mesh)
+    half = AxisRef("x", SubAxisInfo(1, 2))
+    for replicated, message in [(half, "more than once"), (AxisRef("x", SubAxisInfo(1, 4)), "overlaps")]:
+        with pytest.raises(ValueError, match=message):
+            to_hlo_sharding(TensorSharding("mesh", (DimSharding((half,)),), replicated=(replicated,)), mesh)
 
 
 # --------------------------------------------------------------------------
