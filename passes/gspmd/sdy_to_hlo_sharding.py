@@ -24,6 +24,7 @@ def to_hlo_sharding(
     each tensor dim's sharded size followed by one subgroup dim each for the
     manual axes, the unreduced axes and the rest (replicated). XLA's tile
     canonicalization then merges and drops dims (see `HloSharding.subgroup`).
+    Manual and unreduced axes together follow JAX (XLA's export refuses them).
     Raises ValueError for unknown axes and for axes used twice or overlapping.
     """
     if not mesh.axes:
