@@ -1,0 +1,353 @@
+"""XLA's HloShardings of a module as Shardy shardings on one mesh found from their tile assignments."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence, Union
+
+import numpy as np
+
+from pysdy.dialects.hlo_sharding import HloSharding, Kind, SubgroupType
+from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, MeshAxis, SubAxisInfo, TensorSharding
+from pysdy.dialects.tile_assignment import Iota
+
+GLOBAL_MESH_NAME = "mesh"  # XLA's kGlobalMeshName
+
+
+def maximal_mesh_name(device: int) -> str:
+    """The mesh XLA's import makes for `{maximal device=N}`."""
+    return f"maximal_mesh_{device}"
+
+
+@dataclass(frozen=True)
+class ImportedSharding:
+    """One tensor's sharding, on the global mesh or a maximal mesh, and the full axes it is manual on."""
+
+    sharding: TensorSharding
+    manual_axes: tuple[str, ...] = ()
+
+
+ImportedValue = Union[ImportedSharding, tuple[ImportedSharding, ...]]
+
+
+@dataclass(frozen=True)
+class ImportedShardings:
+    """The global mesh `@mesh`, the maximal meshes by name (sorted by device), and one sharding
+    per value (a tuple of them for a tuple sharding)."""
+
+    mesh: Mesh
+    maximal_meshes: tuple[tuple[str, Mesh], ...]
+    values: tuple[ImportedValue, ...]
+
+    def mesh_of(self, sharding: TensorSharding) -> Mesh:
+        if sharding.mesh == GLOBAL_MESH_NAME:
+            return self.mesh
+        return dict(self.maximal_meshes)[sharding.mesh]
+
+
+def import_shardings(
+    shardings: Sequence[HloSharding], ranks: Sequence[int | Sequence[int]]
+) -> ImportedShardings:
+    """The shardings of one module on one mesh with axes `_axis_0`, `_axis_1`, ... (major to minor).
+
+    `ranks[i]` is the rank of value i's tensor (a sequence of ranks for a tuple sharding).
+    Each tiled sharding, its devices read in mesh order, must be an iota: the
+    mesh's devices cut into digits, transposed, and cut into the tile dims; each
+    tile dim is then a run of digit ranges, i.e. of mesh axes and sub-axes. A
+    digit range is an interval of "cuts" (products of the digit sizes from the
+    major end), and the mesh cuts the devices at every cut that no value's cut
+    crosses (neither divides the other), so axes are as fine as all values
+    allow and each value names sub-axes where others cut coarser or across.
+    The mesh order is the devices' own order when that names every value, else
+    the first value's tile order that does (as `device_ids`). Replicated,
+    manual and unreduced shardings are closed and empty ({unknown} is open)
+    with no, all or all mesh axes manual or unreduced; a maximal sharding is on
+    `@maximal_mesh_N`. Manual subgroups must be whole mesh axes.
+    Raises ValueError naming the value that cannot be named and why.
+    """
+    if len(ranks) != len(shardings):
+        raise ValueError(f"{len(shardings)} shardings but {len(ranks)} ranks")
+    leaves = _leaves(shardings, ranks)
+    tiled = [leaf for leaf in leaves if _is_tiled(leaf.sharding)]
+    device_count = tiled[0].sharding.tile_assignment.num_devices if tiled else 1
+    for leaf in tiled:
+        count = leaf.sharding.tile_assignment.num_devices
+        if count != device_count:
+            raise ValueError(
+                f"{leaf.label} cannot be named: it tiles {count} devices, {tiled[0].label} tiles {device_count}"
+            )
+    layout = _find_layout(tiled, device_count)
+    names = [f"_axis_{k}" for k in range(len(layout.cuts) - 1)]
+    sizes = [high // low for low, high in zip(layout.cuts, layout.cuts[1:])]
+    mesh = Mesh(tuple(MeshAxis(n, s) for n, s in zip(names, sizes)), layout.device_ids)
+    naming = _Naming(layout.cuts, names)
+    imported = [_import_leaf(leaf, layout.pieces.get(leaf.label), naming) for leaf in leaves]
+    devices = sorted({leaf.sharding.device for leaf in leaves if leaf.sharding.kind is Kind.MAXIMAL})
+    maximal_meshes = tuple((maximal_mesh_name(d), Mesh((), (d,))) for d in devices)
+    return ImportedShardings(mesh, maximal_meshes, _regroup(imported, leaves, shardings))
+
+
+# --------------------------------------------------------------------------
+# Values
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Leaf:
+    """A non-tuple sharding, the rank of its tensor, and how errors name it."""
+
+    label: str
+    sharding: HloSharding
+    rank: int
+    value: int
+
+
+def _leaves(shardings: Sequence[HloSharding], ranks: Sequence[int | Sequence[int]]) -> list[_Leaf]:
+    leaves = []
+    for index, (sharding, rank) in enumerate(zip(shardings, ranks)):
+        if sharding.kind is Kind.TUPLE:
+            element_ranks = list(rank)
+            if len(element_ranks) != len(sharding.elements):
+                raise ValueError(
+                    f"value {index} has {len(sharding.elements)} tuple elements but {len(element_ranks)} ranks"
+                )
+            for element_index, (element, element_rank) in enumerate(zip(sharding.elements, element_ranks)):
+                leaves.append(_Leaf(f"value {index} (tuple element {element_index})", element, element_rank, index))
+        else:
+            leaves.append(_Leaf(f"value {index}", sharding, int(rank), index))
+    for leaf in leaves:
+        if leaf.sharding.kind is Kind.TILED and len(leaf.sharding.data_tile_dims) != leaf.rank:
+            raise ValueError(
+                f"{leaf.label} tiles {len(leaf.sharding.data_tile_dims)} dims of a rank-{leaf.rank} tensor"
+            )
+    return leaves
+
+
+def _is_tiled(sharding: HloSharding) -> bool:
+    """Tiled over more than one device (XLA reads a one-device tiling as replicated)."""
+    return sharding.kind is Kind.TILED and sharding.tile_assignment.num_devices > 1
+
+
+def _regroup(imported: list[ImportedSharding], leaves: list[_Leaf], shardings) -> tuple[ImportedValue, ...]:
+    by_value: list[list[ImportedSharding]] = [[] for _ in shardings]
+    for leaf, value in zip(leaves, imported):
+        by_value[leaf.value].append(value)
+    return tuple(
+        tuple(group) if sharding.kind is Kind.TUPLE else group[0]
+        for sharding, group in zip(shardings, by_value)
+    )
+
+
+# --------------------------------------------------------------------------
+# The mesh
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """The digits `[low, high)` of the device order (as cuts: digit sizes multiplied from the
+    major end) that make a major-to-minor part of tile dim `tile_dim`."""
+
+    tile_dim: int
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class _Layout:
+    cuts: list[int]  # the mesh's cuts, 1 to the device count: axis k is cuts[k]..cuts[k+1]
+    device_ids: tuple[int, ...]  # empty for the iota order
+    pieces: dict[str, list[_Piece]]  # per tiled leaf
+
+
+class _Unnamed(Exception):
+    """A value the mesh order being tried cannot name."""
+
+    def __init__(self, label: str, reason: str):
+        super().__init__(f"{label} cannot be named: {reason}")
+
+
+def _find_layout(tiled: list[_Leaf], device_count: int) -> _Layout:
+    """The first mesh order that names every tiled value: the devices' own, else a value's tile order."""
+    iota_order = tuple(range(device_count))
+    orders = [iota_order]
+    for leaf in tiled:
+        devices = leaf.sharding.tile_assignment.devices
+        if devices not in orders:
+            orders.append(devices)
+    failures = []
+    for order in orders:
+        try:
+            return _layout(tiled, order, () if order == iota_order else order)
+        except _Unnamed as failure:
+            failures.append(failure)
+    if len(failures) == 1:
+        raise ValueError(str(failures[0]))
+    tried = "; ".join(
+        f"in {_describe_order(order, tiled)}: {failure}" for order, failure in zip(orders, failures)
+    )
+    raise ValueError(f"no mesh order names every value ({tried})")
+
+
+def _describe_order(order: tuple[int, ...], tiled: list[_Leaf]) -> str:
+    if order == tuple(range(len(order))):
+        return "the iota device order"
+    leaf = next(leaf for leaf in tiled if leaf.sharding.tile_assignment.devices == order)
+    return f"the device order of {leaf.label}"
+
+
+def _layout(tiled: list[_Leaf], order: tuple[int, ...], device_ids: tuple[int, ...]) -> _Layout:
+    position = np.argsort(np.asarray(order, dtype=np.int64))
+    pieces = {leaf.label: _pieces_in_order(leaf, position) for leaf in tiled}
+    all_cuts = sorted({c for leaf_pieces in pieces.values() for p in leaf_pieces for c in (p.low, p.high)})
+    device_count = len(order)
+    cuts = sorted(
+        {1, device_count}
+        | {c for c in all_cuts if all(_comparable(c, other) for other in all_cuts)}
+    )
+    for leaf in tiled:
+        manual_dim = _subgroup_dim(leaf.sharding, SubgroupType.MANUAL)
+        for piece in pieces[leaf.label]:
+            if piece.tile_dim != manual_dim:
+                continue
+            for cut in (piece.low, piece.high):
+                if cut not in cuts:
+                    crossing = next(other for other in tiled if any(
+                        not _comparable(cut, c) for p in pieces[other.label] for c in (p.low, p.high)))
+                    raise _Unnamed(
+                        leaf.label,
+                        f"its manual devices need whole mesh axes, but {crossing.label} cuts across them",
+                    )
+    return _Layout(cuts, device_ids, pieces)
+
+
+def _comparable(a: int, b: int) -> bool:
+    return a % b == 0 or b % a == 0
+
+
+def _pieces_in_order(leaf: _Leaf, position: np.ndarray) -> list[_Piece]:
+    """The leaf's tile dims as digit ranges of the mesh order whose device at position p is
+    `order[p]`; devices inside a replication group are in no particular order."""
+    sharding = leaf.sharding
+    tiles = sharding.tile_assignment
+    relabeled = position[tiles.array()]
+    if _subgroup_dim(sharding, SubgroupType.REPLICATED) is not None:
+        relabeled = np.sort(relabeled, axis=-1)
+    iota = Iota.find(relabeled.ravel())
+    if iota is None:
+        raise _Unnamed(leaf.label, "its devices are in no transposed order of the mesh's digits")
+    pieces = _pieces(tiles.dims, iota)
+    if pieces is None:
+        raise _Unnamed(
+            leaf.label,
+            f"its tile dims [{','.join(map(str, tiles.dims))}] cut across the digits of its device order"
+            f" {iota.to_text()}",
+        )
+    return pieces
+
+
+def _pieces(tile_dims: Sequence[int], iota: Iota) -> list[_Piece] | None:
+    """Each tile dim cut where the iota's transposed dims start and end, or None when a tile dim
+    and an iota dim overlap without one containing the other."""
+    starts = [math.prod(iota.reshape_dims[:r]) for r in range(len(iota.reshape_dims))]
+    read = [[r, iota.reshape_dims[r], 1] for r in iota.transpose_perm]  # dim, rest, taken
+    pieces = []
+    k = 0
+    for tile_dim, size in enumerate(tile_dims):
+        while size > 1:
+            dim, rest, taken = read[k]
+            if size % rest == 0:
+                part = rest
+            elif rest % size == 0:
+                part = size
+            else:
+                return None
+            low = starts[dim] * taken
+            pieces.append(_Piece(tile_dim, low, low * part))
+            size //= part
+            read[k][1:] = [rest // part, taken * part]
+            if rest == part:
+                k += 1
+    return pieces
+
+
+def _subgroup_dim(sharding: HloSharding, subgroup: SubgroupType) -> int | None:
+    """The tile dim of the subgroup of that type, if the sharding has one."""
+    dims = sharding.tile_assignment.dims
+    if sharding.replicate_on_last_tile_dim:
+        return len(dims) - 1 if subgroup is SubgroupType.REPLICATED else None
+    types = sharding.subgroup_types
+    if subgroup not in types:
+        return None
+    return len(dims) - len(types) + types.index(subgroup)
+
+
+# --------------------------------------------------------------------------
+# Naming
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Naming:
+    """Digit ranges as axis refs of the mesh whose axis k spans cuts[k]..cuts[k+1]."""
+
+    cuts: list[int]
+    names: list[str]
+
+    def refs(self, low: int, high: int) -> list[AxisRef]:
+        refs = []
+        for name, start, end in zip(self.names, self.cuts, self.cuts[1:]):
+            part_low, part_high = max(low, start), min(high, end)
+            if part_low >= part_high:
+                continue
+            if (part_low, part_high) == (start, end):
+                refs.append(AxisRef(name))
+            else:
+                refs.append(AxisRef(name, SubAxisInfo(part_low // start, part_high // part_low)))
+        return refs
+
+    def sorted_refs(self, pieces: list[_Piece]) -> tuple[AxisRef, ...]:
+        """The pieces in mesh order, touching ones merged (as sdy wants replicated and unreduced axes)."""
+        ranges: list[list[int]] = []
+        for piece in sorted(pieces, key=lambda p: p.low):
+            if ranges and ranges[-1][1] == piece.low:
+                ranges[-1][1] = piece.high
+            else:
+                ranges.append([piece.low, piece.high])
+        return tuple(ref for low, high in ranges for ref in self.refs(low, high))
+
+
+def _import_leaf(leaf: _Leaf, pieces: list[_Piece] | None, naming: _Naming) -> ImportedSharding:
+    sharding, rank = leaf.sharding, leaf.rank
+    if sharding.kind is Kind.MAXIMAL:
+        return ImportedSharding(TensorSharding(maximal_mesh_name(sharding.device), ()))
+    all_axes = tuple(AxisRef(name) for name in naming.names)
+    if pieces is None:
+        if sharding.kind is Kind.UNKNOWN:
+            return ImportedSharding(TensorSharding.fully_open(GLOBAL_MESH_NAME, rank))
+        closed = TensorSharding.fully_closed(GLOBAL_MESH_NAME, rank)
+        if sharding.kind is Kind.MANUAL:
+            return ImportedSharding(closed, tuple(naming.names))
+        if sharding.kind is Kind.UNREDUCED:
+            return ImportedSharding(TensorSharding(GLOBAL_MESH_NAME, closed.dims, unreduced=all_axes))
+        return ImportedSharding(closed)
+    dims = tuple(
+        DimSharding(tuple(ref for p in pieces if p.tile_dim == d for ref in naming.refs(p.low, p.high)))
+        for d in range(rank)
+    )
+
+    def subgroup_pieces(subgroup: SubgroupType) -> list[_Piece]:
+        dim = _subgroup_dim(sharding, subgroup)
+        return [p for p in pieces if p.tile_dim == dim] if dim is not None else []
+
+    manual = naming.sorted_refs(subgroup_pieces(SubgroupType.MANUAL))
+    return ImportedSharding(
+        TensorSharding(
+            GLOBAL_MESH_NAME,
+            dims,
+            naming.sorted_refs(subgroup_pieces(SubgroupType.REPLICATED)),
+            naming.sorted_refs(subgroup_pieces(SubgroupType.UNREDUCED)),
+        ),
+        tuple(ref.name for ref in manual),
+    )
