@@ -203,9 +203,9 @@ class _Splitter:
                     if operand in splittable_values:
                         op.operands[index] = self.clone_sub_computation(operand, splittable_values)
         for op in scalar_expansions + constants[::-1]:
-            users = [use.owner.operation for result in op.results for use in result.uses]
-            if all(user.name == GROUP_OP for user in users):
-                for user in users:
+            remaining_users = [use.owner.operation for result in op.results for use in result.uses]
+            if all(user.name == GROUP_OP for user in remaining_users):
+                for user in remaining_users:
                     user.erase()
                 op.erase()
 
