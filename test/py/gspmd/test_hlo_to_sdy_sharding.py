@@ -1,0 +1,509 @@
+"""HloShardings imported to Shardy on one mesh, checked by exporting them back and comparing with XLA.
+
+Oracles: (1) every imported sharding, exported by `to_hlo_sharding` (itself
+checked against JAX and XLA), is the original for XLA's own
+`xla_client.HloSharding` equality; sdy's verifier accepts the mesh and
+shardings. (2) Importing shardings exported from an iota mesh gives them back,
+axis for axis, up to axis names and how finely the mesh is cut. (3) Where the
+import cannot name a set of values, the error names one of them and each value
+alone imports; a set that a device order of one of its values explains
+imports. XLA's own import (stablehlo_import.cc) is not reachable from jaxlib.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import re
+
+import numpy as np
+import pytest
+import xla_oracle
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from jaxlib.mlir import ir
+from test_sdy_to_hlo_sharding import device_ids, mesh_axes, shardings
+
+from pysdy.dialects.context import make_context
+from pysdy.dialects.hlo_sharding import HloSharding, Kind, SubgroupType
+from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, TensorSharding
+from pysdy.dialects.tile_assignment import Iota, TileAssignment
+from pysdy.passes.gspmd.hlo_to_sdy_sharding import ImportedShardings, import_shardings
+from pysdy.passes.gspmd.sdy_to_hlo_sharding import to_hlo_sharding
+
+# The quick run reports a failure as drawn; the slow run also shrinks it.
+FAST = settings(
+    max_examples=150,
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow],
+)
+SLOW = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+DEVICE_COUNTS = [2, 3, 4, 6, 8, 12, 16, 24]
+OTHER_KINDS = ["{replicated}", "{unknown}", "{manual}", "{unreduced}", "{maximal device=0}", "{maximal device=5}"]
+
+
+# --------------------------------------------------------------------------
+# Checks
+# --------------------------------------------------------------------------
+
+
+def rank_of(sharding: HloSharding) -> int | tuple[int, ...]:
+    """The rank of a tensor the sharding fits: its data tile dims, else 2."""
+    if sharding.kind is Kind.TUPLE:
+        return tuple(rank_of(e) for e in sharding.elements)
+    return len(sharding.data_tile_dims) if sharding.kind is Kind.TILED else 2
+
+
+def leaves(values) -> list:
+    return [leaf for value in values for leaf in (value if isinstance(value, tuple) else (value,))]
+
+
+def import_and_check(originals: list[HloSharding], ranks=None) -> ImportedShardings:
+    """Imports the shardings (of tensors of `rank_of` them unless given) and checks oracle (1) on every value."""
+    imported = import_shardings(originals, ranks or [rank_of(s) for s in originals])
+    flat_originals = leaves(o.elements if o.kind is Kind.TUPLE else o for o in originals)
+    for original, value in zip(flat_originals, leaves(imported.values)):
+        mesh = imported.mesh_of(value.sharding)
+        exported = to_hlo_sharding(value.sharding, mesh, value.manual_axes)
+        expected = expected_export(original, imported.mesh)
+        if SubgroupType.UNREDUCED in (expected.subgroup_types or ()):
+            # sdy lists unreduced axes in mesh order, so the devices inside an unreduced
+            # subgroup come back in that order; XLA's equality would see the order.
+            xla_oracle.check(unreduced_order_ignored(exported), unreduced_order_ignored(expected), f"{original}")
+            continue
+        same = xla_oracle.parse(exported.to_text()) == xla_oracle.parse(expected.to_text(include_metadata=False))
+        xla_oracle.check(same, True, f"XLA equality of {original} and its import exported: {exported}")
+    assert_sdy_accepts(imported)
+    return imported
+
+
+def expected_export(original: HloSharding, mesh: Mesh) -> HloSharding:
+    """What exporting the import gives back: the original, except that {unknown} imports as open
+    dims, a one-device tiling as replicated (as XLA reads it from a proto), and manual or
+    unreduced without a tiled value (so with no mesh axes) as replicated."""
+    if original.kind is Kind.UNKNOWN:
+        return HloSharding.replicated()
+    if original.kind is Kind.TILED and original.tile_assignment.num_devices == 1:
+        return HloSharding.replicated()
+    if original.kind in (Kind.MANUAL, Kind.UNREDUCED) and not mesh.axes:
+        return HloSharding.replicated()
+    return original
+
+
+def unreduced_order_ignored(sharding: HloSharding) -> tuple:
+    """The tile shape, subgroups and devices with each unreduced subgroup's devices sorted.
+
+    XLA keeps a lone unreduced subgroup (`{devices=[4]<=[4] last_tile_dims={unreduced}}`),
+    which is every device unreduced, as `{unreduced}` is."""
+    if sharding.kind is Kind.UNREDUCED or sharding.subgroup_types == (SubgroupType.UNREDUCED,) and math.prod(
+        sharding.data_tile_dims
+    ) == 1:
+        return "all unreduced"
+    tiles = sharding.tile_assignment
+    dims = tiles.dims
+    unreduced = len(dims) - len(sharding.subgroup_types) + sharding.subgroup_types.index(SubgroupType.UNREDUCED)
+    devices = np.sort(tiles.array(), axis=unreduced)
+    return dims, sharding.subgroup_types, devices.ravel().tolist()
+
+
+@functools.cache
+def sdy_context() -> ir.Context:
+    """One context for all checks (a fresh one per check would cost more than the check)."""
+    return make_context()
+
+
+def assert_sdy_accepts(imported: ImportedShardings) -> None:
+    """sdy's verifier accepts the meshes and every sharding as an argument sharding."""
+    with sdy_context():
+        meshes = [("mesh", imported.mesh)] + list(imported.maximal_meshes)
+        lines = [f"  sdy.mesh @{name} = {str(mesh.to_attr()).removeprefix('#sdy.mesh')}" for name, mesh in meshes]
+        arguments = [
+            f"%arg{i}: tensor<{'8x' * v.sharding.rank}f32> {{sdy.sharding = {v.sharding.to_attr()}}}"
+            for i, v in enumerate(leaves(imported.values))
+        ]
+        text = "module {\n" + "\n".join(lines) + f"\n  func.func @main({', '.join(arguments)}) {{\n    return\n  }}\n}}"
+        ir.Module.parse(text)
+    xla_oracle.checks["xla"] += 1
+
+
+def assert_error_names_a_value(originals: list[HloSharding], error: ValueError) -> None:
+    """Oracle (3): the error names a value of the set, and each value alone imports."""
+    named = [int(i) for i in re.findall(r"value (\d+)", str(error))]
+    assert named and all(i < len(originals) for i in named), str(error)
+    for original in originals:
+        import_and_check([original])
+
+
+# --------------------------------------------------------------------------
+# Hand-written cases
+# --------------------------------------------------------------------------
+
+
+def imported_texts(texts: list[str]) -> tuple[str, list[str], list[tuple[str, ...]]]:
+    imported = import_and_check([HloSharding.from_text(t) for t in texts])
+    with sdy_context():
+        return (
+            str(imported.mesh.to_attr()),
+            [str(v.sharding.to_attr()) for v in leaves(imported.values)],
+            [v.manual_axes for v in leaves(imported.values)],
+        )
+
+
+def test_iota_tilings_refine_one_mesh():
+    mesh, dims, manual = imported_texts(
+        ["{devices=[4,2]<=[8]}", "{devices=[2,4]<=[8]}", "{devices=[2,1,4]<=[2,4]T(1,0) last_tile_dim_replicate}"]
+    )
+    assert mesh == '#sdy.mesh<["_axis_0"=2, "_axis_1"=2, "_axis_2"=2]>'
+    assert dims == [
+        '#sdy.sharding<@mesh, [{"_axis_0", "_axis_1"}, {"_axis_2"}]>',
+        '#sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1", "_axis_2"}]>',
+        '#sdy.sharding<@mesh, [{"_axis_1"}, {}], replicated={"_axis_0", "_axis_2"}>',
+    ]
+    assert manual == [(), (), ()]
+
+
+def test_crossing_cuts_become_sub_axes():
+    """[2,3] and [3,2] over 6 devices cut them at 2 and at 3, which cross: one axis of 6."""
+    mesh, dims, _ = imported_texts(["{devices=[2,3]<=[6]}", "{devices=[3,2]<=[6]}"])
+    assert mesh == '#sdy.mesh<["_axis_0"=6]>'
+    assert dims == [
+        '#sdy.sharding<@mesh, [{"_axis_0":(1)2}, {"_axis_0":(2)3}]>',
+        '#sdy.sharding<@mesh, [{"_axis_0":(1)3}, {"_axis_0":(3)2}]>',
+    ]
+
+
+def test_transposed_iota_names_axes_minor_first():
+    mesh, dims, _ = imported_texts(["{devices=[4,2]<=[2,4]T(1,0)}"])
+    assert mesh == '#sdy.mesh<["_axis_0"=2, "_axis_1"=4]>'
+    assert dims == ['#sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_0"}]>']
+
+
+def test_explicit_list_that_is_an_iota_needs_no_device_ids():
+    mesh, dims, _ = imported_texts(["{devices=[2,2]0,2,1,3}"])
+    assert mesh == '#sdy.mesh<["_axis_0"=2, "_axis_1"=2]>'
+    assert dims == ['#sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_0"}]>']
+
+
+def test_device_orders_no_iota_has_get_device_ids():
+    mesh, dims, _ = imported_texts(["{devices=[2,3]0,3,1,4,2,5}"])
+    assert mesh == '#sdy.mesh<["_axis_0"=2, "_axis_1"=3], device_ids=[0, 3, 1, 4, 2, 5]>'
+    assert dims == ['#sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>']
+    # The iota XLA's import cannot name (its tile dims cut across the iota's dims).
+    mesh, dims, _ = imported_texts(["{devices=[2,3]<=[2,3]T(1,0)}", "{devices=[6]<=[6]}"])
+    assert mesh == '#sdy.mesh<["_axis_0"=6], device_ids=[0, 3, 1, 4, 2, 5]>'
+    assert dims[0] == '#sdy.sharding<@mesh, [{"_axis_0":(1)2}, {"_axis_0":(2)3}]>'
+    # A value's order in which the others are block permutations (inside replication groups, in any order).
+    mesh, dims, _ = imported_texts(
+        ["{devices=[4]3,1,2,0}", "{devices=[2,2]3,2,1,0}", "{devices=[2,1,2]3,1,2,0 last_tile_dim_replicate}"]
+    )
+    assert mesh == '#sdy.mesh<["_axis_0"=2, "_axis_1"=2], device_ids=[3, 1, 2, 0]>'
+    assert dims == [
+        '#sdy.sharding<@mesh, [{"_axis_0", "_axis_1"}]>',
+        '#sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_0"}]>',
+        '#sdy.sharding<@mesh, [{"_axis_0"}, {}], replicated={"_axis_1"}>',
+    ]
+
+
+def test_replicated_unknown_manual_unreduced_and_maximal():
+    imported = import_and_check(
+        [HloSharding.from_text(t) for t in ["{devices=[4]<=[4]}"] + OTHER_KINDS + ["{maximal device=0}"]]
+    )
+    with sdy_context():
+        texts = [str(v.sharding.to_attr()) for v in imported.values]
+    assert texts[1:] == [
+        "#sdy.sharding<@mesh, [{}, {}]>",
+        "#sdy.sharding<@mesh, [{?}, {?}]>",
+        "#sdy.sharding<@mesh, [{}, {}]>",
+        '#sdy.sharding<@mesh, [{}, {}], unreduced={"_axis_0"}>',
+        "#sdy.sharding<@maximal_mesh_0, []>",
+        "#sdy.sharding<@maximal_mesh_5, []>",
+        "#sdy.sharding<@maximal_mesh_0, []>",
+    ]
+    assert imported.values[3].manual_axes == ("_axis_0",)
+    assert [name for name, _ in imported.maximal_meshes] == ["maximal_mesh_0", "maximal_mesh_5"]
+    assert imported.maximal_meshes[1][1] == Mesh((), (5,))
+
+
+def test_manual_and_unreduced_subgroups():
+    mesh, dims, manual = imported_texts(
+        [
+            "{devices=[2,4]<=[2,4]T(1,0) last_tile_dims={manual}}",
+            "{devices=[2,2,2]<=[8] last_tile_dims={unreduced, replicated}}",
+        ]
+    )
+    assert mesh == '#sdy.mesh<["_axis_0"=2, "_axis_1"=2, "_axis_2"=2]>'
+    assert dims == [
+        '#sdy.sharding<@mesh, [{"_axis_1"}]>',
+        '#sdy.sharding<@mesh, [{"_axis_0"}], replicated={"_axis_2"}, unreduced={"_axis_1"}>',
+    ]
+    assert manual == [("_axis_2", "_axis_0"), ()]
+
+
+def test_tuples_import_element_by_element():
+    imported = import_and_check([HloSharding.from_text("{{devices=[2]<=[2]}, {maximal device=1}, {replicated}}")])
+    assert isinstance(imported.values[0], tuple) and len(imported.values[0]) == 3
+    assert [name for name, _ in imported.maximal_meshes] == ["maximal_mesh_1"]
+
+
+def test_no_tiled_values_give_a_mesh_without_axes():
+    imported = import_and_check([HloSharding.from_text("{replicated}"), HloSharding.from_text("{devices=[1,1]<=[1]}")])
+    assert imported.mesh == Mesh(())
+
+
+def test_values_that_cannot_be_named_are_errors():
+    def error(texts: list[str], ranks=None) -> str:
+        shardings = [HloSharding.from_text(t) for t in texts]
+        with pytest.raises(ValueError) as info:
+            import_shardings(shardings, ranks or [rank_of(s) for s in shardings])
+        return str(info.value)
+
+    assert error(["{devices=[4]<=[4]}", "{devices=[8]<=[8]}"]) == "value 1 cannot be named: it tiles 8 devices, value 0 tiles 4"
+    assert "manual devices need whole mesh axes, but value 1 cuts across them" in error(
+        ["{devices=[2,3]<=[6] last_tile_dims={manual}}", "{devices=[3,2]<=[6]}"]
+    )
+    message = error(["{devices=[2,2]0,1,2,3}", "{devices=[2,2]0,3,1,2}"])
+    assert message.startswith("no mesh order names every value") and "value 1 cannot be named" in message
+    assert "value 0 has 2 tuple elements but 1 ranks" in error(["{{replicated}, {replicated}}"], [(1,)])
+    assert "tiles 1 dims of a rank-2 tensor" in error(["{devices=[2]<=[2]}"], [2])
+
+
+# --------------------------------------------------------------------------
+# Oracle (2): shardings exported from an iota mesh come back
+# --------------------------------------------------------------------------
+
+
+def digit_ranges(refs, mesh: Mesh, merge_all: bool) -> tuple[tuple[int, int], ...]:
+    """The refs as ranges of the device order's digits (cuts from the major end), touching
+    neighbours merged (after sorting when `merge_all`); size-1 ranges dropped."""
+    starts, cut = {}, 1
+    for axis in mesh.axes:
+        starts[axis.name] = cut
+        cut *= axis.size
+    ranges = []
+    for ref in refs:
+        low = starts[ref.name] * (ref.sub_axis.pre_size if ref.sub_axis else 1)
+        high = low * ref.size(mesh)
+        if low < high:
+            ranges.append((low, high))
+    merged: list[list[int]] = []
+    for low, high in sorted(ranges) if merge_all else ranges:
+        if merged and merged[-1][1] == low:
+            merged[-1][1] = high
+        else:
+            merged.append([low, high])
+    return tuple(map(tuple, merged))
+
+
+def placement(sharding: TensorSharding, mesh: Mesh, manual_axes) -> tuple:
+    """Where the sharding puts the device digits: per dim, manual, unreduced, and the rest."""
+    dims = tuple(digit_ranges(d.axes, mesh, False) for d in sharding.dims)
+    manual = digit_ranges([AxisRef(n) for n in manual_axes], mesh, True)
+    unreduced = digit_ranges(sharding.unreduced, mesh, True)
+    used = [r for d in sharding.dims for r in d.axes] + [AxisRef(n) for n in manual_axes] + list(sharding.unreduced)
+    used_ranges = digit_ranges(used, mesh, True)
+    everything = digit_ranges([AxisRef(a.name) for a in mesh.axes], mesh, True)
+    return dims, manual, unreduced, _complement(everything, used_ranges)
+
+
+def _complement(everything, used) -> tuple[tuple[int, int], ...]:
+    """The digit ranges of `everything` not in `used` (both sorted and merged)."""
+    rest, cut = [], 1
+    for low, high in used:
+        if cut < low:
+            rest.append((cut, low))
+        cut = high
+    if everything and cut < everything[-1][1]:
+        rest.append((cut, everything[-1][1]))
+    return tuple(rest)
+
+
+# --------------------------------------------------------------------------
+# Random cases
+# --------------------------------------------------------------------------
+
+
+@st.composite
+def exported_cases(draw, with_device_ids: bool):
+    """Shardings on one random mesh, each with its own manual axes, exported by `to_hlo_sharding`;
+    sometimes other kinds too. With device ids, the first value tiles the whole mesh in mesh
+    order (so its order explains every value)."""
+    axes = draw(mesh_axes())
+    mesh = Mesh(axes, draw(device_ids(axes, listed_iota=False)) if with_device_ids else ())
+    cases = []
+    if mesh.device_ids:
+        cases.append((TensorSharding("mesh", (DimSharding(tuple(AxisRef(a.name) for a in axes)),)), ()))
+    for _ in range(draw(st.integers(1, 5))):
+        manual = tuple(a.name for a in axes if draw(st.integers(0, 4)) == 0)
+        cases.append((draw(shardings(mesh, sub_axes=True, manual=manual)), manual))
+    exported = [to_hlo_sharding(s, mesh, m) for s, m in cases]
+    others = draw(st.lists(st.sampled_from(OTHER_KINDS), max_size=2))
+    return mesh, cases, exported, [HloSharding.from_text(t) for t in others]
+
+
+def check_exported(case) -> None:
+    mesh, cases, exported, others = case
+    ranks = [s.rank for s, _ in cases] + [rank_of(o) for o in others]
+    imported = import_and_check(exported + others, ranks)
+    if imported.mesh.total_size != mesh.total_size:
+        # Only tiled values tell the device count; without one the mesh has no axes.
+        kinds = {e.kind for e in exported if e.kind is Kind.TILED and e.tile_assignment.num_devices > 1}
+        xla_oracle.check((kinds, imported.mesh.axes), (set(), ()), f"no tiled values among {exported}")
+        return
+    if mesh.device_ids:
+        return
+    for (sharding, manual), value in zip(cases, imported.values):
+        expected = placement(sharding, mesh, manual)
+        got = placement(value.sharding, imported.mesh, value.manual_axes)
+        xla_oracle.check(got, expected, f"digits of {sharding} manual={manual} and of its import {value}")
+
+
+@FAST
+@given(exported_cases(with_device_ids=False))
+def test_shardings_exported_from_an_iota_mesh_come_back(case):
+    check_exported(case)
+
+
+@FAST
+@given(exported_cases(with_device_ids=True))
+def test_shardings_exported_from_a_mesh_with_device_ids_round_trip(case):
+    check_exported(case)
+
+
+@pytest.mark.slow
+@SLOW
+@given(st.booleans().flatmap(lambda ids: exported_cases(with_device_ids=ids)))
+def test_exported_shardings_long(case):
+    check_exported(case)
+
+
+@st.composite
+def factors(draw, count: int) -> list[int]:
+    dims = []
+    while count > 1:
+        factor = draw(st.sampled_from([d for d in range(2, count + 1) if count % d == 0]))
+        dims.append(factor)
+        count //= factor
+    return dims or [1]
+
+
+@st.composite
+def tiled_shardings(draw, count: int, devices: tuple[int, ...] | None) -> HloSharding:
+    """Random tile dims (the last one to three maybe subgroups) over a random iota of `count`
+    devices, its devices renamed by `devices` when given."""
+    reshape_dims = draw(factors(count))
+    iota = Iota.canonical(reshape_dims, draw(st.permutations(range(len(reshape_dims)))))
+    dims = draw(factors(count))
+    if draw(st.booleans()):
+        dims.insert(draw(st.integers(0, len(dims))), 1)
+    if devices is None:
+        tiles = TileAssignment.from_iota(dims, iota)
+    else:
+        tiles = TileAssignment.from_devices(dims, np.asarray(devices)[iota.devices()])
+    if draw(st.booleans()):
+        return HloSharding.partially_replicated(tiles)
+    types = draw(st.lists(st.sampled_from(list(SubgroupType)), max_size=min(2, len(dims))))
+    return HloSharding.subgroup(tiles, types)
+
+
+@st.composite
+def iota_cases(draw) -> list[HloSharding]:
+    count = draw(st.sampled_from(DEVICE_COUNTS))
+    return draw(st.lists(tiled_shardings(count, None), min_size=1, max_size=4))
+
+
+@st.composite
+def permuted_cases(draw) -> tuple[list[HloSharding], list[HloSharding]]:
+    """Random iota shardings, and the same with every device renamed by one random order,
+    the first value tiling all devices in that order; and some in random orders of their own."""
+    count = draw(st.sampled_from(DEVICE_COUNTS))
+    order = tuple(draw(st.permutations(range(count))))
+    iota_shardings = draw(st.lists(tiled_shardings(count, None), min_size=1, max_size=3))
+    renamed = [HloSharding.tiled(TileAssignment.from_devices([count], order))]
+    renamed += [_renamed(sharding, order) for sharding in iota_shardings]
+    scrambled = [
+        draw(tiled_shardings(count, tuple(draw(st.permutations(range(count))))))
+        for _ in range(draw(st.integers(0, 2)))
+    ]
+    return [HloSharding.tiled(TileAssignment.from_iota([count], Iota.canonical([count], [0])))] + iota_shardings, renamed + scrambled
+
+
+def _renamed(sharding: HloSharding, order: tuple[int, ...]) -> HloSharding:
+    """The sharding with device d renamed order[d]."""
+    if sharding.kind is not Kind.TILED:
+        return sharding
+    tiles = sharding.tile_assignment
+    tiles = TileAssignment.from_devices(tiles.dims, np.asarray(order)[np.asarray(tiles.devices)])
+    if sharding.replicate_on_last_tile_dim:
+        return HloSharding.partially_replicated(tiles)
+    return HloSharding.subgroup(tiles, sharding.subgroup_types)
+
+
+def check_iota_case(originals: list[HloSharding]) -> ImportedShardings | None:
+    """Imports and checks the set; returns the import, or None after checking the error."""
+    try:
+        return import_and_check(originals)
+    except ValueError as error:
+        assert len(originals) > 1, f"a single value always imports: {originals[0]}: {error}"
+        assert_error_names_a_value(originals, error)
+        return None
+
+
+def check_permuted_case(case) -> None:
+    plain, renamed = case
+    imported = check_iota_case(plain)
+    if imported is not None and not imported.mesh.device_ids and len(renamed) == len(plain):
+        # The first value's order names the renamed values as the iota order names the plain ones.
+        renamed_import = import_and_check(renamed)
+        xla_oracle.check(
+            (renamed_import.mesh.axes, renamed_import.values),
+            (imported.mesh.axes, imported.values),
+            "the renamed values are the plain ones on a mesh with device ids",
+        )
+    else:
+        check_iota_case(renamed)
+
+
+@FAST
+@given(iota_cases())
+def test_random_iotas(originals):
+    check_iota_case(originals)
+
+
+@FAST
+@given(permuted_cases())
+def test_random_device_orders(case):
+    check_permuted_case(case)
+
+
+@pytest.mark.slow
+@SLOW
+@given(iota_cases())
+def test_random_iotas_long(originals):
+    check_iota_case(originals)
+
+
+@pytest.mark.slow
+@SLOW
+@given(permuted_cases())
+def test_random_device_orders_long(case):
+    check_permuted_case(case)
+
+
+def test_every_tiling_of_twelve_devices_alone_imports():
+    """Exhaustive over small cases: every tile shape over 12 devices with every canonical iota."""
+    count = 0
+    for dims in ([12], [2, 6], [6, 2], [3, 4], [4, 3], [2, 2, 3], [2, 3, 2], [3, 2, 2]):
+        for reshape_dims in ([12], [2, 6], [6, 2], [3, 4], [4, 3], [2, 2, 3], [2, 3, 2], [3, 2, 2]):
+            for perm in itertools.permutations(range(len(reshape_dims))):
+                iota = Iota.canonical(reshape_dims, perm)
+                import_and_check([HloSharding.tiled(TileAssignment.from_iota(dims, iota))])
+                count += 1
+    assert count == 8 * (1 + 4 * 2 + 3 * 6)
+
+
+def test_device_count_is_the_product_of_the_mesh():
+    imported = import_and_check([HloSharding.from_text("{devices=[3,1,4]<=[12] last_tile_dim_replicate}")])
+    assert imported.mesh.total_size == 12 and math.prod(a.size for a in imported.mesh.axes) == 12
