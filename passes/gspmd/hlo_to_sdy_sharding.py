@@ -22,7 +22,8 @@ def maximal_mesh_name(device: int) -> str:
 
 @dataclass(frozen=True)
 class ImportedSharding:
-    """One tensor's sharding, on the global mesh or a maximal mesh, and the full axes it is manual on."""
+    """One tensor's sharding, on the global mesh or a maximal mesh, and the full axes it is manual on
+    (in the order of the devices in its manual subgroup, which need not be the mesh's)."""
 
     sharding: TensorSharding
     manual_axes: tuple[str, ...] = ()
@@ -60,10 +61,10 @@ def import_shardings(
     crosses (neither divides the other), so axes are as fine as all values
     allow and each value names sub-axes where others cut coarser or across.
     The mesh order is the devices' own order when that names every value, else
-    the first value's tile order that does (as `device_ids`). Replicated,
-    manual and unreduced shardings are closed and empty ({unknown} is open)
-    with no, all or all mesh axes manual or unreduced; a maximal sharding is on
-    `@maximal_mesh_N`. Manual subgroups must be whole mesh axes.
+    the first value's tile order that does (as `device_ids`). {replicated} is
+    closed and empty, {unknown} open and empty, {manual} and {unreduced} empty
+    with every mesh axis manual or unreduced, and {maximal device=N} is on
+    `@maximal_mesh_N`. A manual subgroup must be whole mesh axes.
     Raises ValueError naming the value that cannot be named and why.
     """
     if len(ranks) != len(shardings):
@@ -77,6 +78,9 @@ def import_shardings(
             raise ValueError(
                 f"{leaf.label} cannot be named: it tiles {count} devices, {tiled[0].label} tiles {device_count}"
             )
+        if max(leaf.sharding.tile_assignment.devices) >= count:
+            # sdy meshes number their devices 0..N-1.
+            raise ValueError(f"{leaf.label} cannot be named: its {count} devices are not 0..{count - 1}")
     layout = _find_layout(tiled, device_count)
     names = [f"_axis_{k}" for k in range(len(layout.cuts) - 1)]
     sizes = [high // low for low, high in zip(layout.cuts, layout.cuts[1:])]
@@ -341,7 +345,8 @@ def _import_leaf(leaf: _Leaf, pieces: list[_Piece] | None, naming: _Naming) -> I
         dim = _subgroup_dim(sharding, subgroup)
         return [p for p in pieces if p.tile_dim == dim] if dim is not None else []
 
-    manual = naming.sorted_refs(subgroup_pieces(SubgroupType.MANUAL))
+    # Manual axes major to minor in the subgroup: their order is the order of the devices in it.
+    manual = [ref for p in subgroup_pieces(SubgroupType.MANUAL) for ref in naming.refs(p.low, p.high)]
     return ImportedSharding(
         TensorSharding(
             GLOBAL_MESH_NAME,

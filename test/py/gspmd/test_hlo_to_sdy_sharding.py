@@ -266,6 +266,7 @@ def test_values_that_cannot_be_named_are_errors():
     )
     message = error(["{devices=[2,2]0,1,2,3}", "{devices=[2,2]0,3,1,2}"])
     assert message.startswith("no mesh order names every value") and "value 1 cannot be named" in message
+    assert error(["{devices=[2]5,9}"]) == "value 0 cannot be named: its 2 devices are not 0..1"
     assert "value 0 has 2 tuple elements but 1 ranks" in error(["{{replicated}, {replicated}}"], [(1,)])
     assert "tiles 1 dims of a rank-2 tensor" in error(["{devices=[2]<=[2]}"], [2])
 
