@@ -174,55 +174,35 @@ class _Unnamed(Exception):
 
 def _find_layout(tiled: list[_Leaf], device_count: int) -> _Layout:
     """The first mesh order that names every tiled value: the devices' own, else a value's tile order."""
-    iota_order = tuple(range(device_count))
-    orders = [iota_order]
+    orders = {tuple(range(device_count)): "the iota device order"}
     for leaf in tiled:
-        devices = leaf.sharding.tile_assignment.devices
-        if devices not in orders:
-            orders.append(devices)
+        orders.setdefault(leaf.sharding.tile_assignment.devices, f"the device order of {leaf.label}")
     failures = []
-    for order in orders:
+    for order, description in orders.items():
         try:
-            return _layout(tiled, order, () if order == iota_order else order)
+            return _layout(tiled, order)
         except _Unnamed as failure:
-            failures.append(failure)
+            failures.append((description, failure))
     if len(failures) == 1:
-        raise ValueError(str(failures[0]))
-    tried = "; ".join(
-        f"in {_describe_order(order, tiled)}: {failure}" for order, failure in zip(orders, failures)
-    )
+        raise ValueError(str(failures[0][1]))
+    tried = "; ".join(f"in {description}: {failure}" for description, failure in failures)
     raise ValueError(f"no mesh order names every value ({tried})")
 
 
-def _describe_order(order: tuple[int, ...], tiled: list[_Leaf]) -> str:
-    if order == tuple(range(len(order))):
-        return "the iota device order"
-    leaf = next(leaf for leaf in tiled if leaf.sharding.tile_assignment.devices == order)
-    return f"the device order of {leaf.label}"
-
-
-def _layout(tiled: list[_Leaf], order: tuple[int, ...], device_ids: tuple[int, ...]) -> _Layout:
+def _layout(tiled: list[_Leaf], order: tuple[int, ...]) -> _Layout:
+    """The mesh cuts and each value's digit ranges when position p of the mesh is device `order[p]`."""
     position = np.argsort(np.asarray(order, dtype=np.int64))
     pieces = {leaf.label: _pieces_in_order(leaf, position) for leaf in tiled}
-    all_cuts = sorted({c for leaf_pieces in pieces.values() for p in leaf_pieces for c in (p.low, p.high)})
-    device_count = len(order)
-    cuts = sorted(
-        {1, device_count}
-        | {c for c in all_cuts if all(_comparable(c, other) for other in all_cuts)}
-    )
+    cuts_of = {label: {c for p in leaf_pieces for c in (p.low, p.high)} for label, leaf_pieces in pieces.items()}
+    all_cuts = set().union(*cuts_of.values())
+    cuts = sorted({1, len(order)} | {c for c in all_cuts if all(_comparable(c, other) for other in all_cuts)})
     for leaf in tiled:
         manual_dim = _subgroup_dim(leaf.sharding, SubgroupType.MANUAL)
-        for piece in pieces[leaf.label]:
-            if piece.tile_dim != manual_dim:
-                continue
-            for cut in (piece.low, piece.high):
-                if cut not in cuts:
-                    crossing = next(other for other in tiled if any(
-                        not _comparable(cut, c) for p in pieces[other.label] for c in (p.low, p.high)))
-                    raise _Unnamed(
-                        leaf.label,
-                        f"its manual devices need whole mesh axes, but {crossing.label} cuts across them",
-                    )
+        manual_cuts = {c for p in pieces[leaf.label] if p.tile_dim == manual_dim for c in (p.low, p.high)}
+        for cut in sorted(manual_cuts - set(cuts)):
+            crossing = next(label for label, others in cuts_of.items() if any(not _comparable(cut, c) for c in others))
+            raise _Unnamed(leaf.label, f"its manual devices need whole mesh axes, but {crossing} cuts across them")
+    device_ids = () if order == tuple(range(len(order))) else order
     return _Layout(cuts, device_ids, pieces)
 
 

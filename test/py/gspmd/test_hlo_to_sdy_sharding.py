@@ -12,6 +12,7 @@ imports. XLA's own import (stablehlo_import.cc) is not reachable from jaxlib.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import math
@@ -72,8 +73,10 @@ def import_and_check(originals: list[HloSharding], ranks=None) -> ImportedShardi
         if SubgroupType.UNREDUCED in (expected.subgroup_types or ()):
             # sdy lists unreduced axes in mesh order, so the devices inside an unreduced
             # subgroup come back in that order; XLA's equality would see the order.
+            xla_oracle.checks["import: unreduced order ignored"] += 1
             xla_oracle.check(unreduced_order_ignored(exported), unreduced_order_ignored(expected), f"{original}")
             continue
+        xla_oracle.checks["import: XLA equality"] += 1
         same = xla_oracle.parse(exported.to_text()) == xla_oracle.parse(expected.to_text(include_metadata=False))
         xla_oracle.check(same, True, f"XLA equality of {original} and its import exported: {exported}")
     assert_sdy_accepts(imported)
@@ -127,10 +130,12 @@ def assert_sdy_accepts(imported: ImportedShardings) -> None:
         text = "module {\n" + "\n".join(lines) + f"\n  func.func @main({', '.join(arguments)}) {{\n    return\n  }}\n}}"
         ir.Module.parse(text)
     xla_oracle.checks["xla"] += 1
+    xla_oracle.checks["import: sdy verifier"] += 1
 
 
 def assert_error_names_a_value(originals: list[HloSharding], error: ValueError) -> None:
     """Oracle (3): the error names a value of the set, and each value alone imports."""
+    xla_oracle.checks["import: error names a value"] += 1
     named = [int(i) for i in re.findall(r"value (\d+)", str(error))]
     assert named and all(i < len(originals) for i in named), str(error)
     for original in originals:
@@ -358,6 +363,7 @@ def check_exported(case) -> None:
     for (sharding, manual), value in zip(cases, imported.values):
         expected = placement(sharding, mesh, manual)
         got = placement(value.sharding, imported.mesh, value.manual_axes)
+        xla_oracle.checks["import: digits of exported sharding"] += 1
         xla_oracle.check(got, expected, f"digits of {sharding} manual={manual} and of its import {value}")
 
 
@@ -437,9 +443,10 @@ def _renamed(sharding: HloSharding, order: tuple[int, ...]) -> HloSharding:
         return sharding
     tiles = sharding.tile_assignment
     tiles = TileAssignment.from_devices(tiles.dims, np.asarray(order)[np.asarray(tiles.devices)])
-    if sharding.replicate_on_last_tile_dim:
-        return HloSharding.partially_replicated(tiles)
-    return HloSharding.subgroup(tiles, sharding.subgroup_types)
+    # Same tile shape and subgroups (already canonical); a replication group's devices sorted anew.
+    if sharding.replicate_on_last_tile_dim or sharding.subgroup_types[-1:] == (SubgroupType.REPLICATED,):
+        tiles = tiles.sort_last_dim()
+    return dataclasses.replace(sharding, tile_assignment=tiles)
 
 
 def check_iota_case(originals: list[HloSharding]) -> ImportedShardings | None:
@@ -458,6 +465,7 @@ def check_permuted_case(case) -> None:
     if imported is not None and not imported.mesh.device_ids and len(renamed) == len(plain):
         # The first value's order names the renamed values as the iota order names the plain ones.
         renamed_import = import_and_check(renamed)
+        xla_oracle.checks["import: renamed equals plain"] += 1
         xla_oracle.check(
             (renamed_import.mesh.axes, renamed_import.values),
             (imported.mesh.axes, imported.values),
