@@ -9,9 +9,9 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from pysdy.passes.common import data_flow
+from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.common.values import insertion_point_after, is_static_shaped
-from pysdy.passes.import_.op_walk import ops_named
 from pysdy.passes.registry import Pass, register_pass
 
 
@@ -38,6 +38,6 @@ class AddDataFlowEdgesPass(Pass):
     summary = "Inserts `DataFlowEdgeOp` for every data-flow edge."
 
     def run(self, op: ir.Operation) -> None:
-        for data_flow_op in ops_named(op, data_flow.DATA_FLOW_OPS):
+        for data_flow_op in nested_ops_named(op, data_flow.DATA_FLOW_OPS):
             add_data_flow_edges(data_flow.block_arg_edge_owners(data_flow_op))
             add_data_flow_edges(data_flow.result_edge_owners(data_flow_op))

@@ -10,9 +10,9 @@ from jaxlib.mlir.dialects import sdy
 
 from pysdy.dialects.sdy import TensorSharding
 from pysdy.passes.common.data_flow import EDGE_OP, MANUAL_COMPUTATION, edge_of_target
+from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.passes.common.value_shardings import get_sharding, set_sharding, shardable_value
 from pysdy.passes.common.values import insertion_point_after, rank
-from pysdy.passes.import_.op_walk import ops_named
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.registry import Pass, PassFailure, option, register_pass
 
@@ -159,7 +159,7 @@ class ApplyShardingConstraintsPass(Pass):
         if self.debug_sharding_origins or self.debug_propagation_edge_sharding:
             op.location.emit_error("pysdy's sdy-apply-sharding-constraints does not record debug shardings")
             raise PassFailure()
-        for nested in ops_named(op, CONSTRAINT_USERS):
+        for nested in nested_ops_named(op, CONSTRAINT_USERS):
             if nested.name == CONSTRAINT:
                 _apply_constraint(nested)
             else:
