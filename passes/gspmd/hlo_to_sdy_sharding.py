@@ -61,7 +61,8 @@ def import_shardings(
     crosses (neither divides the other), so axes are as fine as all values
     allow and each value names sub-axes where others cut coarser or across.
     The mesh order is the devices' own order when that names every value, else
-    the first value's tile order that does (as `device_ids`). {replicated} is
+    the first that does of the orders that sort the devices by one value's
+    tiles, then by the others' (as `device_ids`). {replicated} is
     closed and empty, {unknown} open and empty, {manual} and {unreduced} empty
     with every mesh axis manual or unreduced, and {maximal device=N} is on
     `@maximal_mesh_N`. A manual subgroup must be whole mesh axes.
@@ -173,10 +174,10 @@ class _Unnamed(Exception):
 
 
 def _find_layout(tiled: list[_Leaf], device_count: int) -> _Layout:
-    """The first mesh order that names every tiled value: the devices' own, else a value's tile order."""
+    """The first mesh order that names every tiled value: the devices' own, else one led by a value."""
     orders = {tuple(range(device_count)): "the iota device order"}
     for leaf in tiled:
-        orders.setdefault(leaf.sharding.tile_assignment.devices, f"the device order of {leaf.label}")
+        orders.setdefault(_order_led_by(leaf, tiled), f"the device order led by {leaf.label}")
     failures = []
     for order, description in orders.items():
         try:
@@ -187,6 +188,31 @@ def _find_layout(tiled: list[_Leaf], device_count: int) -> _Layout:
         raise ValueError(str(failures[0][1]))
     tried = "; ".join(f"in {description}: {failure}" for description, failure in failures)
     raise ValueError(f"no mesh order names every value ({tried})")
+
+
+def _order_led_by(first: _Leaf, tiled: list[_Leaf]) -> tuple[int, ...]:
+    """The devices sorted by their tile in `first` (its replication groups aside), then by their
+    tile in each other value in turn, then by their place in `first`.
+
+    For a value without replication this is its tile order. When the values are block
+    permutations of some mesh order, each value's tile index is a run of that order's
+    digits, so sorting by them yields a block permutation of it too; the other values
+    order the devices inside `first`'s replication groups, where `first` says nothing.
+    """
+    keys = [_tile_index(leaf) for leaf in [first] + [leaf for leaf in tiled if leaf is not first]]
+    place = np.empty(len(keys[0]), dtype=np.int64)
+    place[first.sharding.tile_assignment.array().ravel()] = np.arange(len(place))
+    # np.lexsort sorts by its last key first.
+    return tuple(int(d) for d in np.lexsort([place] + keys[::-1]))
+
+
+def _tile_index(leaf: _Leaf) -> np.ndarray:
+    """Per device, the row-major index of its tile among the dims that are not replication."""
+    devices = leaf.sharding.tile_assignment.array()
+    group = devices.shape[-1] if _subgroup_dim(leaf.sharding, SubgroupType.REPLICATED) is not None else 1
+    index = np.empty(devices.size, dtype=np.int64)
+    index[devices.ravel()] = np.arange(devices.size) // group
+    return index
 
 
 def _layout(tiled: list[_Leaf], order: tuple[int, ...]) -> _Layout:
