@@ -332,7 +332,6 @@ def _import_leaf(leaf: _Leaf, pieces: list[_Piece] | None, naming: _Naming) -> I
     sharding, rank = leaf.sharding, leaf.rank
     if sharding.kind is Kind.MAXIMAL:
         return ImportedSharding(TensorSharding(maximal_mesh_name(sharding.device), ()))
-    all_axes = tuple(AxisRef(name) for name in naming.names)
     if pieces is None:
         if sharding.kind is Kind.UNKNOWN:
             return ImportedSharding(TensorSharding.fully_open(GLOBAL_MESH_NAME, rank))
@@ -340,7 +339,8 @@ def _import_leaf(leaf: _Leaf, pieces: list[_Piece] | None, naming: _Naming) -> I
         if sharding.kind is Kind.MANUAL:
             return ImportedSharding(closed, tuple(naming.names))
         if sharding.kind is Kind.UNREDUCED:
-            return ImportedSharding(TensorSharding(GLOBAL_MESH_NAME, closed.dims, unreduced=all_axes))
+            unreduced = tuple(AxisRef(name) for name in naming.names)
+            return ImportedSharding(TensorSharding(GLOBAL_MESH_NAME, closed.dims, unreduced=unreduced))
         return ImportedSharding(closed)
     dims = tuple(
         DimSharding(tuple(ref for p in pieces if p.tile_dim == d for ref in naming.refs(p.low, p.high)))

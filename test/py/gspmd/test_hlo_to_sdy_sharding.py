@@ -2,12 +2,15 @@
 
 Oracles: (1) every imported sharding, exported by `to_hlo_sharding` (itself
 checked against JAX and XLA), is the original for XLA's own
-`xla_client.HloSharding` equality; sdy's verifier accepts the mesh and
-shardings. (2) Importing shardings exported from an iota mesh gives them back,
-axis for axis, up to axis names and how finely the mesh is cut. (3) Where the
-import cannot name a set of values, the error names one of them and each value
-alone imports; a set that a device order of one of its values explains
-imports. XLA's own import (stablehlo_import.cc) is not reachable from jaxlib.
+`xla_client.HloSharding` equality; sdy's verifier accepts the meshes and
+shardings. (2) Shardings exported from an iota mesh come back digit for digit
+(up to axis names and how finely the mesh is cut); a set with every device
+renamed by one order (a value tiling all devices in it) comes back as the
+plain set on a mesh with those device ids. (3) Where the import cannot name a
+set, the error names one of its values and each value alone imports.
+XLA's own import (stablehlo_import.cc) is not reachable from jaxlib: its
+client falls back to GSPMD for modules with `mhlo.sharding`, and
+`hlo_to_stablehlo` keeps `mhlo.sharding`.
 """
 
 from __future__ import annotations
