@@ -189,7 +189,7 @@ class PropagationDriver:
         if updated and graph.debug_info is not None:
             graph.debug_info.record(
                 node, node.operands, node.results, shardings[:first_result], shardings[first_result:], mesh_name,
-                self.strategy, self._direction_along_factor(node, direction_token), self._conservative(node),
+                self.strategy, self._direction_along_factor(node, direction_token), node.conservative,
             )
         return updated
 
@@ -209,7 +209,7 @@ class PropagationDriver:
             graph.meshes[mesh_name],
             self.strategy,
             self._direction_along_factor(node, direction_token),
-            self._conservative(node),
+            node.conservative,
             node.name,
             node.elementwise,
         )
@@ -227,9 +227,6 @@ class PropagationDriver:
         if direction_token == self._any_token:
             return propagate_any_factor
         return lambda factor: self.direction(node, factor)
-
-    def _conservative(self, node: Node) -> bool:
-        return self.graph.conservative and node.kind is NodeKind.RULE
 
     def _update(self, slot_id: int, sharding: TensorSharding, notify: bool) -> None:
         graph = self.graph
@@ -262,7 +259,7 @@ class PropagationDriver:
                     continue
                 rule = graph.cache.intern(identity_rule(shape, 1, 1))
                 edge = Node(func_node.op, func_node.name, None, NodeKind.RULE, rule, [returned], [result])
-                graph.prepare_for_steps(edge)
+                graph.prepare_for_steps(edge, conservative=False)
                 self._current = None
                 self.propagate(edge, self._any_token, notify=False)
 

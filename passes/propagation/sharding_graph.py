@@ -65,6 +65,7 @@ class Node:
     # Set by ShardingGraph.prepare_for_steps: what the step cache keys a visit by.
     signature: int = -1  # a token for everything of the node a step depends on
     signature_operands: int = 0  # how many of `slot_objects` are operands
+    conservative: bool = False  # whether steps through it disallow split and non-divisible axes
     slot_objects: list[Slot] = dataclasses.field(default_factory=list)  # operands then results
 
     @property
@@ -299,12 +300,13 @@ class ShardingGraph:
                 return  # inert: never visited
             node.kind = NodeKind.RULE
             node.rule = self.cache.intern(rule)
-        self.prepare_for_steps(node)
+        self.prepare_for_steps(node, self.conservative and node.kind is NodeKind.RULE)
 
-    def prepare_for_steps(self, node: Node) -> None:
-        """Sets what the driver's step cache needs of `node` (its slots must be final)."""
+    def prepare_for_steps(self, node: Node, conservative: bool) -> None:
+        """Sets what the driver's step cache needs of `node` (its slots must be final), and whether
+        its steps are conservative."""
+        node.conservative = conservative
         # The kind follows from the name and whether there is a rule.
-        conservative = self.conservative and node.kind is NodeKind.RULE
         node.signature = self.cache.token((
             id(node.rule), node.name, node.elementwise, node.offload, node.allowed_direction, conservative,
             len(node.operands),
@@ -356,9 +358,9 @@ class ShardingGraph:
     def _notify_list(self, value: ir.Value, owner: int) -> list[int]:
         """Nodes Shardy revisits when `value`'s sharding (held by node `owner`) changes, in its order."""
         notify: list[int] = []
-        owner_op = self.nodes[owner].op
-        if owner_op.name == edges.EDGE_OP:
-            for target in edges.non_owner_targets(owner_op):
+        owner_node = self.nodes[owner]
+        if owner_node.name == edges.EDGE_OP:
+            for target in edges.non_owner_targets(owner_node.op):
                 notify.extend(self._users_to_notify(target))
         # The defining op of a result, or the op owning the block of an argument.
         notify.append(owner)
