@@ -22,6 +22,7 @@ from pysdy.passes.propagation.elementwise import is_elementwise
 from pysdy.passes.propagation.func_data_flow_edges import FUNC_EDGE_OP, FuncEdges
 from pysdy.passes.propagation.manual_computation import ManualEdgeTransform
 from pysdy.passes.propagation.rules import get_or_create_rule
+from pysdy.passes.propagation.rules.registry import rule_reads_regions
 from pysdy.passes.propagation.rules.builder import identity_rule, shape_of
 from pysdy.passes.propagation.step_cache import StepCache
 
@@ -327,7 +328,7 @@ class ShardingGraph:
         is its own signature (a rule may read its body) unless its rule is known not to read them, and
         so is one with an attribute the bindings cannot read (a dense attribute of complex elements,
         for one)."""
-        if name not in _RULES_IGNORING_REGIONS and len(op.regions):
+        if len(op.regions) and rule_reads_regions(name):
             return get_or_create_rule(op, self.conservative)
         try:
             signature = (
@@ -533,8 +534,6 @@ class ShardingGraph:
 
 
 # Ops with regions whose rules read only their types and attributes (see passes/propagation/rules).
-_RULES_IGNORING_REGIONS = frozenset({"stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.sort"})
-
 _UNKNOWN = object()  # a rule signature not met yet
 
 _OWN_SHARDING_ATTRS = {

@@ -5,7 +5,7 @@ from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, shape_of
 from pysdy.passes.propagation.rules.registry import rule_for
 
 
-@rule_for("stablehlo.reduce")
+@rule_for("stablehlo.reduce", reads_regions=False)
 def reduce(op, conservative):
     reduced_dims = list(op.attributes["dimensions"])
     num_inputs = len(op.results)

@@ -27,7 +27,7 @@ def windowed_dims(op, rank: int) -> list[bool]:
     ]
 
 
-@rule_for("stablehlo.reduce_window")
+@rule_for("stablehlo.reduce_window", reads_regions=False)
 def reduce_window(op, conservative):
     # Every input and result shares the factor, sized by the result (the number
     # of windows). A windowed dim needs a permutation, and in conservative mode

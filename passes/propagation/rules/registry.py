@@ -20,6 +20,8 @@ SHARDING_RULE_ATTR = "sdy.sharding_rule"
 RuleFunction = Callable[[ir.OpView, bool], Optional[OpShardingRule]]
 
 _RULES: dict[str, RuleFunction] = {}
+# Ops with regions whose rule reads only types and attributes, never the regions.
+_RULES_IGNORING_REGIONS: set[str] = set()
 
 # Ops Shardy knows and deliberately gives no rule: propagation handles them
 # separately (data-flow ops such as while, case and optimization_barrier) or
@@ -37,17 +39,28 @@ KNOWN_WITHOUT_RULE = frozenset({
 })
 
 
-def rule_for(*op_names: str) -> Callable[[RuleFunction], RuleFunction]:
-    """Registers the decorated function as the rule of each op in `op_names`."""
+def rule_for(*op_names: str, reads_regions: bool = True) -> Callable[[RuleFunction], RuleFunction]:
+    """Registers the decorated function as the rule of each op in `op_names`.
+
+    `reads_regions=False` promises the rule depends only on the op's name,
+    operand and result types and attributes, so ops alike in those may share it.
+    """
 
     def register(function: RuleFunction) -> RuleFunction:
         for name in op_names:
             if name in _RULES:
                 raise ValueError(f"a sharding rule for {name} is already registered")
             _RULES[name] = function
+            if not reads_regions:
+                _RULES_IGNORING_REGIONS.add(name)
         return function
 
     return register
+
+
+def rule_reads_regions(op_name: str) -> bool:
+    """Whether the rule of `op_name` may read the op's regions (True when unknown)."""
+    return op_name not in _RULES_IGNORING_REGIONS
 
 
 def registered_op_names() -> list[str]:

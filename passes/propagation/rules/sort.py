@@ -5,7 +5,7 @@ from pysdy.passes.propagation.rules.builder import RuleBuilder, shape_of
 from pysdy.passes.propagation.rules.registry import rule_for
 
 
-@rule_for("stablehlo.sort")
+@rule_for("stablehlo.sort", reads_regions=False)
 def sort(op, conservative):
     # Shardy compares the raw attribute, so a negative (or absent, -1) sort
     # dimension matches no dimension and every factor passes through.
