@@ -34,7 +34,7 @@ def _common_settings(max_examples: int, phases: tuple[Phase, ...]) -> settings:
 
 
 # The quick run reports the failing module as drawn; the slow run also shrinks it to a minimal one.
-FEW = _common_settings(100, (Phase.explicit, Phase.generate))
+FEW = _common_settings(50, (Phase.explicit, Phase.generate))
 MANY = _common_settings(1000, tuple(Phase))
 
 

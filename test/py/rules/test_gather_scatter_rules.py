@@ -177,10 +177,10 @@ def gen_scatter(rng: random.Random, name: str) -> str:
     return function(name, arg_types, input_types, op)
 
 
+@pytest.mark.parametrize("draws", [150, pytest.param(400, marks=pytest.mark.slow)], ids=["150", "400"])
 @pytest.mark.parametrize("conservative", [False, True], ids=["aggressive", "conservative"])
 @pytest.mark.parametrize("generate, seed", [(gen_gather, 11), (gen_scatter, 23)], ids=["gather", "scatter"])
-def test_generated_ops_match_oracle(generate, seed, conservative):
-    draws = 400
+def test_generated_ops_match_oracle(generate, seed, conservative, draws):
     functions = valid_functions(generate, seed, draws)
     assert len(functions) >= 0.9 * draws, f"only {len(functions)} of {draws} draws were valid"
     check_against_oracle(functions, conservative)
