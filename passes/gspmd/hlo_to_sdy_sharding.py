@@ -32,6 +32,14 @@ class ImportedSharding:
 ImportedValue = Union[ImportedSharding, tuple[ImportedSharding, ...]]
 
 
+class ShardingImportError(ValueError):
+    """No mesh names the sharding of value `value` (an index into the shardings imported together)."""
+
+    def __init__(self, message: str, value: int):
+        super().__init__(message)
+        self.value = value
+
+
 @dataclass(frozen=True)
 class ImportedShardings:
     """The global mesh `@mesh`, the maximal meshes by name (sorted by device), and one sharding
@@ -48,11 +56,14 @@ class ImportedShardings:
 
 
 def import_shardings(
-    shardings: Sequence[HloSharding], ranks: Sequence[int | Sequence[int]]
+    shardings: Sequence[HloSharding],
+    ranks: Sequence[int | Sequence[int]],
+    labels: Sequence[str] | None = None,
 ) -> ImportedShardings:
     """The shardings of one module on one mesh with axes `_axis_0`, `_axis_1`, ... (major to minor).
 
-    `ranks[i]` is the rank of value i's tensor (a sequence of ranks for a tuple sharding).
+    `ranks[i]` is the rank of value i's tensor (a sequence of ranks for a tuple sharding);
+    errors name value i by `labels[i]` (default `value i`).
     Each tiled sharding, its devices read in mesh order, must be an iota: the
     mesh's devices cut into digits, transposed, and cut into the tile dims; each
     tile dim is then a run of digit ranges, i.e. of mesh axes and sub-axes. A
@@ -66,28 +77,33 @@ def import_shardings(
     closed and empty, {unknown} open and empty, {manual} and {unreduced} empty
     with every mesh axis manual or unreduced, and {maximal device=N} is on
     `@maximal_mesh_N`. A manual subgroup must be whole mesh axes.
-    Raises ValueError naming the value that cannot be named and why.
+    Raises ShardingImportError naming the value that cannot be named and why.
     """
     if len(ranks) != len(shardings):
         raise ValueError(f"{len(shardings)} shardings but {len(ranks)} ranks")
-    leaves = _leaves(shardings, ranks)
+    if labels is None:
+        labels = [f"value {index}" for index in range(len(shardings))]
+    leaves = _leaves(shardings, ranks, labels)
     tiled = [leaf for leaf in leaves if _is_tiled(leaf.sharding)]
     device_count = tiled[0].sharding.tile_assignment.num_devices if tiled else 1
     for leaf in tiled:
         count = leaf.sharding.tile_assignment.num_devices
         if count != device_count:
-            raise ValueError(
-                f"{leaf.label} cannot be named: it tiles {count} devices, {tiled[0].label} tiles {device_count}"
+            raise ShardingImportError(
+                f"{leaf.label} cannot be named: it tiles {count} devices, {tiled[0].label} tiles {device_count}",
+                leaf.value,
             )
         if max(leaf.sharding.tile_assignment.devices) >= count:
             # sdy meshes number their devices 0..N-1.
-            raise ValueError(f"{leaf.label} cannot be named: its {count} devices are not 0..{count - 1}")
+            raise ShardingImportError(
+                f"{leaf.label} cannot be named: its {count} devices are not 0..{count - 1}", leaf.value
+            )
     layout = _find_layout(tiled, device_count)
     names = [f"_axis_{k}" for k in range(len(layout.cuts) - 1)]
     sizes = [high // low for low, high in zip(layout.cuts, layout.cuts[1:])]
     mesh = Mesh(tuple(MeshAxis(n, s) for n, s in zip(names, sizes)), layout.device_ids)
     naming = _Naming(layout.cuts, names)
-    imported = [_import_leaf(leaf, layout.pieces.get(leaf.label), naming) for leaf in leaves]
+    imported = [_import_leaf(leaf, layout.pieces.get(leaf), naming) for leaf in leaves]
     devices = sorted({leaf.sharding.device for leaf in leaves if leaf.sharding.kind is Kind.MAXIMAL})
     maximal_meshes = tuple((maximal_mesh_name(d), Mesh((), (d,))) for d in devices)
     return ImportedShardings(mesh, maximal_meshes, _regroup(imported, leaves, shardings))
@@ -108,23 +124,26 @@ class _Leaf:
     value: int
 
 
-def _leaves(shardings: Sequence[HloSharding], ranks: Sequence[int | Sequence[int]]) -> list[_Leaf]:
+def _leaves(
+    shardings: Sequence[HloSharding], ranks: Sequence[int | Sequence[int]], labels: Sequence[str]
+) -> list[_Leaf]:
     leaves = []
-    for index, (sharding, rank) in enumerate(zip(shardings, ranks)):
+    for index, (sharding, rank, label) in enumerate(zip(shardings, ranks, labels)):
         if sharding.kind is Kind.TUPLE:
             element_ranks = list(rank)
             if len(element_ranks) != len(sharding.elements):
-                raise ValueError(
-                    f"value {index} has {len(sharding.elements)} tuple elements but {len(element_ranks)} ranks"
+                raise ShardingImportError(
+                    f"{label} has {len(sharding.elements)} tuple elements but {len(element_ranks)} ranks", index
                 )
             for element_index, (element, element_rank) in enumerate(zip(sharding.elements, element_ranks)):
-                leaves.append(_Leaf(f"value {index} (tuple element {element_index})", element, element_rank, index))
+                leaves.append(_Leaf(f"{label} (tuple element {element_index})", element, element_rank, index))
         else:
-            leaves.append(_Leaf(f"value {index}", sharding, int(rank), index))
+            leaves.append(_Leaf(label, sharding, int(rank), index))
     for leaf in leaves:
         if leaf.sharding.kind is Kind.TILED and len(leaf.sharding.data_tile_dims) != leaf.rank:
-            raise ValueError(
-                f"{leaf.label} tiles {len(leaf.sharding.data_tile_dims)} dims of a rank-{leaf.rank} tensor"
+            raise ShardingImportError(
+                f"{leaf.label} tiles {len(leaf.sharding.data_tile_dims)} dims of a rank-{leaf.rank} tensor",
+                leaf.value,
             )
     return leaves
 
@@ -163,14 +182,15 @@ class _Piece:
 class _Layout:
     cuts: list[int]  # the mesh's cuts, 1 to the device count: axis k is cuts[k]..cuts[k+1]
     device_ids: tuple[int, ...]  # empty for the iota order
-    pieces: dict[str, list[_Piece]]  # per tiled leaf
+    pieces: dict[_Leaf, list[_Piece]]  # per tiled leaf
 
 
 class _Unnamed(Exception):
     """A value the mesh order being tried cannot name."""
 
-    def __init__(self, label: str, reason: str):
-        super().__init__(f"{label} cannot be named: {reason}")
+    def __init__(self, leaf: _Leaf, reason: str):
+        super().__init__(f"{leaf.label} cannot be named: {reason}")
+        self.value = leaf.value
 
 
 def _find_layout(tiled: list[_Leaf], device_count: int) -> _Layout:
@@ -184,10 +204,11 @@ def _find_layout(tiled: list[_Leaf], device_count: int) -> _Layout:
             return _layout(tiled, order)
         except _Unnamed as failure:
             failures.append((description, failure))
+    first = failures[0][1]
     if len(failures) == 1:
-        raise ValueError(str(failures[0][1]))
+        raise ShardingImportError(str(first), first.value)
     tried = "; ".join(f"in {description}: {failure}" for description, failure in failures)
-    raise ValueError(f"no mesh order names every value ({tried})")
+    raise ShardingImportError(f"no mesh order names every value ({tried})", first.value)
 
 
 def _order_led_by(first: _Leaf, tiled: list[_Leaf]) -> tuple[int, ...]:
@@ -218,16 +239,16 @@ def _tile_index(leaf: _Leaf) -> np.ndarray:
 def _layout(tiled: list[_Leaf], order: tuple[int, ...]) -> _Layout:
     """The mesh cuts and each value's digit ranges when position p of the mesh is device `order[p]`."""
     position = np.argsort(np.asarray(order, dtype=np.int64))
-    pieces = {leaf.label: _pieces_in_order(leaf, position) for leaf in tiled}
-    cuts_of = {label: {c for p in leaf_pieces for c in (p.low, p.high)} for label, leaf_pieces in pieces.items()}
+    pieces = {leaf: _pieces_in_order(leaf, position) for leaf in tiled}
+    cuts_of = {leaf: {c for p in leaf_pieces for c in (p.low, p.high)} for leaf, leaf_pieces in pieces.items()}
     all_cuts = set().union(*cuts_of.values())
     cuts = sorted({1, len(order)} | {c for c in all_cuts if all(_comparable(c, other) for other in all_cuts)})
     for leaf in tiled:
         manual_dim = _subgroup_dim(leaf.sharding, SubgroupType.MANUAL)
-        manual_cuts = {c for p in pieces[leaf.label] if p.tile_dim == manual_dim for c in (p.low, p.high)}
+        manual_cuts = {c for p in pieces[leaf] if p.tile_dim == manual_dim for c in (p.low, p.high)}
         for cut in sorted(manual_cuts - set(cuts)):
-            crossing = next(label for label, others in cuts_of.items() if any(not _comparable(cut, c) for c in others))
-            raise _Unnamed(leaf.label, f"its manual devices need whole mesh axes, but {crossing} cuts across them")
+            crossing = next(other for other, others in cuts_of.items() if any(not _comparable(cut, c) for c in others))
+            raise _Unnamed(leaf, f"its manual devices need whole mesh axes, but {crossing.label} cuts across them")
     device_ids = () if order == tuple(range(len(order))) else order
     return _Layout(cuts, device_ids, pieces)
 
@@ -246,11 +267,11 @@ def _pieces_in_order(leaf: _Leaf, position: np.ndarray) -> list[_Piece]:
         relabeled = np.sort(relabeled, axis=-1)
     iota = Iota.find(relabeled.ravel())
     if iota is None:
-        raise _Unnamed(leaf.label, "its devices are in no transposed order of the mesh's digits")
+        raise _Unnamed(leaf, "its devices are in no transposed order of the mesh's digits")
     pieces = _pieces(tiles.dims, iota)
     if pieces is None:
         raise _Unnamed(
-            leaf.label,
+            leaf,
             f"its tile dims [{','.join(map(str, tiles.dims))}] cut across the digits of its device order"
             f" {iota.to_text()}",
         )
