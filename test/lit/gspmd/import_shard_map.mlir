@@ -1,0 +1,82 @@
+// RUN: pysdy-opt %s -split-input-file -xla-sdy-import-shardings -xla-sdy-shard-map-import 2>/dev/null | filecheck %s
+
+// JAX's GSPMD shard_map: the body moves into an sdy.manual_computation; {manual} makes every mesh axis manual,
+// and the out-sharding, which uses none, gets them as replicated axes.
+// CHECK-LABEL: module {
+// CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4]>
+// CHECK-NEXT: func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>}) -> tensor<4x1xf32> {
+// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}, {"_axis_1"}]>] out_shardings=[<@mesh, [{}, {}], replicated={"_axis_0", "_axis_1"}>] manual_axes={"_axis_0", "_axis_1"} (%arg1: tensor<4x4xf32>) {
+// CHECK-NEXT: %1 = stablehlo.slice %arg1 [0:4, 0:1] : (tensor<4x4xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: sdy.return %1 : tensor<4x1xf32>
+// CHECK-NEXT: } : (tensor<8x16xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: return %0 : tensor<4x1xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+func.func @main(%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[2,4]<=[8]}"}) -> tensor<4x1xf32> {
+  %0 = stablehlo.custom_call @Sharding(%arg0) {backend_config = "", mhlo.sharding = "{devices=[2,4]<=[8]}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {backend_config = "", mhlo.sharding = "{manual}"} : (tensor<8x16xf32>) -> tensor<4x4xf32>
+  %2 = call @shmap_body(%1) : (tensor<4x4xf32>) -> tensor<4x1xf32>
+  %3 = stablehlo.custom_call @Sharding(%2) {backend_config = "", mhlo.sharding = "{manual}"} : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {backend_config = "", mhlo.sharding = "{replicated}"} : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  return %4 : tensor<4x1xf32>
+}
+func.func private @shmap_body(%arg0: tensor<4x4xf32>) -> (tensor<4x1xf32> {jax.result_info = "[None, None]"}) {
+  %0 = stablehlo.slice %arg0 [0:4, 0:1] : (tensor<4x4xf32>) -> tensor<4x1xf32>
+  return %0 : tensor<4x1xf32>
+}
+
+// -----
+
+// Partly manual (last_tile_dims={manual, replicated}); two calls of one body (the second gets a copy); an unused result is dropped.
+// CHECK-LABEL: module {
+// CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4]>
+// CHECK-NEXT: func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>}) -> (tensor<8xf32>, tensor<8xf32>) {
+// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] out_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] manual_axes={"_axis_0"} (%arg1: tensor<4xf32>) {
+// CHECK-NEXT: %2 = stablehlo.negate %arg1 : tensor<4xf32>
+// CHECK-NEXT: %3 = stablehlo.abs %arg1 : tensor<4xf32>
+// CHECK-NEXT: sdy.return %2 : tensor<4xf32>
+// CHECK-NEXT: } : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT: %1 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] out_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] manual_axes={"_axis_0"} (%arg1: tensor<4xf32>) {
+// CHECK-NEXT: %2 = stablehlo.negate %arg1 : tensor<4xf32>
+// CHECK-NEXT: %3 = stablehlo.abs %arg1 : tensor<4xf32>
+// CHECK-NEXT: sdy.return %3 : tensor<4xf32>
+// CHECK-NEXT: } : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT: return %0, %1 : tensor<8xf32>, tensor<8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+func.func @main(%arg0: tensor<8xf32> {mhlo.sharding = "{devices=[2,4]<=[8] last_tile_dim_replicate}"}) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[2,4]<=[8] last_tile_dim_replicate}"} : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{devices=[1,2,4]<=[8] last_tile_dims={manual, replicated}}"} : (tensor<8xf32>) -> tensor<4xf32>
+  %2:2 = call @shmap_body_0(%1) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  %3 = stablehlo.custom_call @Sharding(%2#0) {mhlo.sharding = "{devices=[1,2,4]<=[8] last_tile_dims={manual, replicated}}"} : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {mhlo.sharding = "{devices=[2,4]<=[8] last_tile_dim_replicate}"} : (tensor<4xf32>) -> tensor<8xf32>
+  %5:2 = call @shmap_body_0(%1) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  %6 = stablehlo.custom_call @Sharding(%5#1) {mhlo.sharding = "{devices=[1,2,4]<=[8] last_tile_dims={manual, replicated}}"} : (tensor<4xf32>) -> tensor<4xf32>
+  %7 = stablehlo.custom_call @SPMDShardToFullShape(%6) {mhlo.sharding = "{devices=[2,4]<=[8] last_tile_dim_replicate}"} : (tensor<4xf32>) -> tensor<8xf32>
+  return %4, %7 : tensor<8xf32>, tensor<8xf32>
+}
+func.func private @shmap_body_0(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = stablehlo.negate %arg0 : tensor<4xf32>
+  %1 = stablehlo.abs %arg0 : tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Without recorded manual axes (the custom calls carry sdy shardings already), XLA's rule: the axes the in/out shardings use.
+// CHECK-LABEL: module {
+// CHECK-NEXT: sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK-NEXT: func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"b"}]>] out_shardings=[<@mesh, [{"b"}]>] manual_axes={"b"} (%arg1: tensor<4xf32>) {
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.custom_call @Sharding(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b"}]>]>} : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : (tensor<8xf32>) -> tensor<4xf32>
+  %2 = call @shmap_body(%1) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = stablehlo.custom_call @Sharding(%2) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b"}]>]>} : (tensor<4xf32>) -> tensor<8xf32>
+  return %4 : tensor<8xf32>
+}
+func.func private @shmap_body(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  return %arg0 : tensor<4xf32>
+}
