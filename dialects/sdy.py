@@ -9,12 +9,13 @@ the value already built (a bounded cache keyed by the attribute).
 from __future__ import annotations
 
 import enum
-import functools
 from dataclasses import dataclass
 from typing import Union
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
+
+from pysdy.dialects.ir_memo import ir_memo
 
 # --------------------------------------------------------------------------
 # Meshes
@@ -350,26 +351,26 @@ class OpShardingRule:
 _CACHE_SIZE = 1 << 14
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
+@ir_memo(_CACHE_SIZE)
 def _tensor_sharding_from_attr(attr: ir.Attribute) -> TensorSharding:
     return TensorSharding._read(attr)
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
+@ir_memo(_CACHE_SIZE)
 def _op_sharding_rule_from_attr(attr: ir.Attribute) -> OpShardingRule:
     return OpShardingRule._read(attr)
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
+@ir_memo(_CACHE_SIZE)
 def _per_value_from_attr(attr: ir.Attribute) -> TensorShardingPerValue:
     return TensorShardingPerValue._read(attr)
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
+@ir_memo(_CACHE_SIZE)
 def _tensor_sharding_to_attr(sharding: TensorSharding, context: ir.Context) -> ir.Attribute:
     return sharding._build()
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
+@ir_memo(_CACHE_SIZE)
 def _per_value_to_attr(per_value: TensorShardingPerValue, context: ir.Context) -> ir.Attribute:
     return per_value._build()

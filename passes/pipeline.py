@@ -13,6 +13,7 @@ from typing import Union
 
 from jaxlib.mlir import ir, passmanager
 
+from pysdy.dialects.ir_memo import use_context
 from pysdy.passes.registry import (
     FUNC,
     MODULE,
@@ -181,6 +182,7 @@ def instantiate(step: PassStep) -> Pass | None:
 def run_pass_on(pass_: Pass, op: ir.Operation) -> None:
     """Runs a pysdy pass on `op` (a module, or a function for function passes)."""
     op = op.operation
+    use_context(op.context)
     if pass_.anchor == FUNC and op.name == MODULE:
         for func in functions_of(op):
             pass_.run(func)

@@ -9,11 +9,11 @@ the argument count. When every dictionary ends up empty, `arg_attrs` /
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 
 from jaxlib.mlir import ir
 
+from pysdy.dialects.ir_memo import ir_memo
 from pysdy.dialects.sdy import TensorSharding
 
 SHARDING = "sdy.sharding"
@@ -137,13 +137,13 @@ def result_sharding_attrs(func: ir.Operation) -> tuple[ir.Attribute | None, ...]
 
 
 # Memoized by the `arg_attrs` / `res_attrs` array: attributes are uniqued.
-@functools.lru_cache(maxsize=1 << 10)
+@ir_memo(1 << 10)
 def _sharding_attrs(entries: ir.Attribute) -> tuple[ir.Attribute | None, ...]:
     """The `sdy.sharding` of each dictionary of an `arg_attrs` / `res_attrs` array."""
     dicts = (ir.DictAttr(entry) for entry in ir.ArrayAttr(entries))
     return tuple(d[SHARDING] if SHARDING in d else None for d in dicts)
 
 
-@functools.lru_cache(maxsize=1 << 10)
+@ir_memo(1 << 10)
 def _shardings(entries: ir.Attribute) -> tuple[TensorSharding | None, ...]:
     return tuple(None if attr is None else TensorSharding.from_attr(attr) for attr in _sharding_attrs(entries))

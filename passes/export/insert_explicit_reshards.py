@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections import Counter
 from typing import Optional, Sequence
 
 from jaxlib.mlir import ir
 
+from pysdy.dialects.ir_memo import ir_memo
 from pysdy.dialects.sdy import (
     AxisRef,
     Mesh,
@@ -160,7 +160,7 @@ def reshard_func_return(func: ir.Operation, meshes: MeshTable, full_version: boo
 # --------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1 << 12)
+@ir_memo(1 << 12)
 def _op_mesh(shardings: tuple[Optional[TensorSharding], ...], meshes: MeshTable) -> Optional[_OpMesh]:
     """The mesh the op's tensors share (ignoring device order), the most used one among its sharded tensors.
 
@@ -246,7 +246,7 @@ def reshard_dot_result(
     op.results[0].replace_all_uses_except(reshard, reshard.owner.operation)
 
 
-@functools.lru_cache(maxsize=1 << 12)
+@ir_memo(1 << 12)
 def _dot_result_sharding(
     in_shardings: tuple[Optional[TensorSharding], ...],
     out_shardings: tuple[Optional[TensorSharding], ...],

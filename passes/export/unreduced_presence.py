@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Sequence
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from pysdy.dialects.ir_memo import ir_memo
 from pysdy.dialects.sdy import TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.data_flow import REGION_EDGE_OPS
@@ -15,7 +15,7 @@ from pysdy.passes.common.value_shardings import OWN_SHARDING_ATTR, SHARDING
 from pysdy.passes.export.unflatten_call_graph import callee_name
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@ir_memo(1 << 14)
 def _attr_has_unreduced(attr: ir.Attribute) -> bool:
     """For a sharding or sharding-per-value attribute (attributes are uniqued, so this is memoized by identity)."""
     if sdy.TensorShardingAttr.isinstance(attr):
