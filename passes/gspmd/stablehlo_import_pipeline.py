@@ -8,9 +8,11 @@ a non-folding `canonicalize` and `sdy-import-func-calls`. Here
 XLA's pipeline had it before the shard_map pattern left its stablehlo
 import, since JAX still lowers shard_map that way without Shardy. Left out:
 the StableHLO clean-ups XLA runs around them (`stablehlo-canonicalize-from-hlo-import`,
-`stablehlo-ext-prepare-for-hlo-export`, the canonicalizer) and the
-while-loop free-variable opening, which change no sharding a module from
-JAX carries.
+`stablehlo-ext-prepare-for-hlo-export`, the canonicalizer), the while-loop
+free-variable opening, which change no sharding a module from JAX carries,
+and `sdy-import-func-calls`: its data-flow edges on named computations make
+`sdy-propagation-pipeline` (jaxlib's C++ one too) reject the module, and
+that pipeline imports the calls itself.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from pysdy.passes.gspmd.import_constants import ImportConstantsPass
 from pysdy.passes.gspmd.import_sdy_custom_calls import ImportSdyCustomCallsPass
 from pysdy.passes.gspmd.import_shardings import ImportShardingsPass
 from pysdy.passes.gspmd.shard_map_import import ShardMapImportPass
-from pysdy.passes.import_.import_func_calls import ImportFuncCallsPass
 from pysdy.passes.import_.symbols import erase_dead_private_symbols
 from pysdy.passes.pipeline import run_pass_on
 from pysdy.passes.registry import Pass, option, register_pass
@@ -48,4 +49,3 @@ class StablehloImportPipelinePass(Pass):
         erase_dead_private_symbols(op)
         run_pass_on(ImportConstantsPass(), op)
         ImportSdyCustomCallsPass().run(op)
-        ImportFuncCallsPass().run(op)
