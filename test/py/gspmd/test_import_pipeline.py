@@ -44,6 +44,8 @@ FAST = [
 ]
 # Programs whose import XLA's Shardy compile rejects after pysdy's propagation (see the report in the test).
 COMPILE_KNOWN_FAILURES = {"transformer_block_grad", "scan_over_layers"}
+# XLA's Shardy compile crashes the process (segmentation fault) on this one, so it cannot even fail.
+COMPILE_CRASHES = {"scan_over_layers_grad"}
 
 
 @functools.cache
@@ -162,6 +164,8 @@ def test_propagated_import_compiles_like_gspmd(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", jax_corpus.program_names())
 def test_propagated_import_compiles_like_gspmd_whole_corpus(name):
+    if name in COMPILE_CRASHES:
+        pytest.skip("XLA's Shardy compile of the propagated import segfaults")
     if name in COMPILE_KNOWN_FAILURES:
         pytest.xfail("XLA's Shardy export rejects the while loop pysdy's propagation leaves")
     _compile_check(name)
