@@ -7,6 +7,7 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
+from pysdy.passes.common.constants import replace_constant
 from pysdy.passes.common.data_flow import NAMED_COMPUTATION
 from pysdy.passes.import_.call_graph import (
     callee_name,
@@ -53,32 +54,6 @@ def _keeps_shape(op: ir.Operation) -> bool:
 def is_scalar(value: ir.Value) -> bool:
     value_type = value.type
     return isinstance(value_type, ir.ShapedType) and value_type.has_rank and value_type.rank == 0
-
-
-def _convert_constant(op: ir.Operation) -> ir.Operation:
-    """Replaces a `stablehlo.constant` by an `sdy.constant` (which folding won't merge) with its
-    attributes and location; returns the new op.
-
-    Some dense attributes (e.g. of complex type) cannot be handed to Python;
-    those constants are rebuilt from their generic text instead, which is
-    much slower in a large module (printing one op numbers the whole module).
-    """
-    attributes = op.attributes
-    try:
-        new = ir.Operation.create(
-            "sdy.constant",
-            results=[op.result.type],
-            attributes={name: attributes[name] for name in attributes},
-            loc=op.location,
-            ip=ir.InsertionPoint(op),
-        )
-    except (ValueError, TypeError, RuntimeError):
-        text = op.get_asm(print_generic_op_form=True, enable_debug_info=True)
-        new = ir.Operation.parse(text.replace('"stablehlo.constant"', '"sdy.constant"', 1))
-        ir.InsertionPoint(op).insert(new)
-    op.result.replace_all_uses_with(new.result)
-    op.erase()
-    return new
 
 
 @dataclasses.dataclass
@@ -176,7 +151,7 @@ class _Splitter:
                 grouped = bool(self.groups) and op.result in self.groups
                 if grouped:
                     self.groups.remove(op.result)
-                op = _convert_constant(op)
+                op = replace_constant(op, "sdy.constant")
                 name = "sdy.constant"
                 if grouped:
                     self.groups.add(op.result)
