@@ -8,9 +8,8 @@ a non-folding `canonicalize` and `sdy-import-func-calls`. Here
 XLA's pipeline had it before the shard_map pattern left its stablehlo
 import, since JAX still lowers shard_map that way without Shardy. Left out:
 the StableHLO clean-ups XLA runs around them (`stablehlo-canonicalize-from-hlo-import`,
-`stablehlo-ext-prepare-for-hlo-export`, the canonicalizer), the while-loop
-free-variable opening, which change no sharding a module from JAX carries,
-and `sdy-import-func-calls`: its data-flow edges on named computations make
+`stablehlo-ext-prepare-for-hlo-export`, the canonicalizer), which change no
+sharding, and `sdy-import-func-calls`: its data-flow edges on named computations make
 `sdy-propagation-pipeline` (jaxlib's C++ one too) reject the module, and
 that pipeline imports the calls itself.
 """
@@ -24,6 +23,7 @@ from jaxlib.mlir import ir
 from pysdy.passes.gspmd.import_constants import ImportConstantsPass
 from pysdy.passes.gspmd.import_sdy_custom_calls import ImportSdyCustomCallsPass
 from pysdy.passes.gspmd.import_shardings import ImportShardingsPass
+from pysdy.passes.gspmd.open_while_free_vars_sharding import OpenWhileFreeVarsShardingPass
 from pysdy.passes.gspmd.shard_map_import import ShardMapImportPass
 from pysdy.passes.import_.symbols import erase_dead_private_symbols
 from pysdy.passes.pipeline import run_pass_on
@@ -49,3 +49,4 @@ class StablehloImportPipelinePass(Pass):
         erase_dead_private_symbols(op)
         run_pass_on(ImportConstantsPass(), op)
         ImportSdyCustomCallsPass().run(op)
+        run_pass_on(OpenWhileFreeVarsShardingPass(), op)
