@@ -1,1 +1,1 @@
-"""IR helpers shared by the passes: function attributes, value shardings, data-flow edges, manual axes and op walks."""
+"""IR helpers shared by the passes: function attributes, value shardings, data-flow edges, manual axes, op walks, constants and function bodies."""

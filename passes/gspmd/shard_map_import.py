@@ -24,10 +24,10 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from pysdy.dialects.sdy import AxisRef, ManualAxes, Mesh, TensorSharding, TensorShardingPerValue
+from pysdy.passes.common.func_bodies import move_func_body
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.gspmd.import_shardings import MANUAL_AXES
 from pysdy.passes.import_.call_graph import callee_name
-from pysdy.passes.import_.import_func_calls import _move_body
 from pysdy.passes.import_.symbols import SymbolTable, mesh_of
 from pysdy.passes.registry import Pass, PassFailure, register_pass
 
@@ -191,7 +191,7 @@ def _import_call(call: ir.Operation, symbols: SymbolTable, last_call: bool) -> N
         ip=ir.InsertionPoint(call),
     ).operation
     source = callee if last_call else callee.clone(ir.InsertionPoint(callee))
-    _move_body(source, manual)
+    move_func_body(source, manual)
     _drop_unused_results(manual, results)
     for pair, result in zip(used, manual.results):
         pair.shape.results[0].replace_all_uses_with(result)

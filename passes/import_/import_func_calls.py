@@ -8,6 +8,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from pysdy.passes.common import data_flow, func_attrs
+from pysdy.passes.common.func_bodies import move_func_body
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.value_shardings import SHARDING
 from pysdy.passes.diagnostics import emit_warning
@@ -23,22 +24,6 @@ CALL_INHERENT_ATTRS = frozenset({"callee", "arg_attrs", "res_attrs", "no_inline"
 def _discardable_attrs(call: ir.Operation) -> dict[str, ir.Attribute]:
     """The call's attributes a named computation should carry: all but its own and its result shardings."""
     return {n: call.attributes[n] for n in call.attributes if n not in CALL_INHERENT_ATTRS and n != SHARDING}
-
-
-def _move_body(func: ir.Operation, named: ir.Operation) -> None:
-    """Moves `func`'s body into `named`'s region, turning `func.return` into `sdy.return`."""
-    func_block = func.regions[0].blocks[0]
-    arguments = list(func_block.arguments)
-    block = named.regions[0].blocks.append(*[a.type for a in arguments], arg_locs=[a.location for a in arguments])
-    for old, new in zip(arguments, block.arguments):
-        old.replace_all_uses_with(new)
-    for op in list(func_block.operations):
-        op = op.operation
-        op.detach_from_parent()
-        ir.InsertionPoint(block).insert(op)
-    terminator = block.operations[len(block.operations) - 1].operation
-    sdy.ReturnOp(list(terminator.operands), loc=terminator.location, ip=ir.InsertionPoint(terminator))
-    terminator.erase()
 
 
 def _set_attrs(named: ir.Operation, name: str, in_shardings, out_shardings, extra: dict[str, ir.Attribute]) -> None:
@@ -92,7 +77,7 @@ class ImportFuncCallsPass(Pass):
                     loc=call.location,
                     ip=ir.InsertionPoint(call),
                 ).operation
-                _move_body(func, named)
+                move_func_body(func, named)
                 moved[name] = named
             _set_attrs(named, original_func_name(func), in_shardings, out_shardings, _discardable_attrs(call))
             for old, new in zip(call.results, named.results):
