@@ -267,3 +267,58 @@ func.func @meshes_removed(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
   return %arg0 : tensor<8x16xf32>
 }
 
+
+// -----
+
+// Open dims and priorities do not show in the exported sharding.
+// CHECK-LABEL: module {
+// CHECK-NEXT: func.func @open_dims_priorities(%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"}) -> tensor<8x16xf32> {
+// CHECK-NEXT: return %arg0 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @open_dims_priorities(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}p1, {?}]>}) -> tensor<8x16xf32> {
+  return %arg0 : tensor<8x16xf32>
+}
+
+// -----
+
+// A control flow op with a sharding exports it like any op, the ops in its regions theirs; add-missing-sharding-to-control-flow leaves it (ADD).
+// ADD-LABEL: func.func @if_op(
+// ADD: }) {mhlo.sharding = "{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}"} : (tensor<i1>) -> tensor<8x16xf32>
+// CHECK-LABEL: module {
+// CHECK-NEXT: func.func @if_op(%arg0: tensor<i1>, %arg1: tensor<8x16xf32>) -> tensor<8x16xf32> {
+// CHECK-NEXT: %0 = "stablehlo.if"(%arg0) ({
+// CHECK-NEXT: %1 = stablehlo.negate %arg1 {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"} : tensor<8x16xf32>
+// CHECK-NEXT: stablehlo.return %1 : tensor<8x16xf32>
+// CHECK-NEXT: }, {
+// CHECK-NEXT: stablehlo.return %arg1 : tensor<8x16xf32>
+// CHECK-NEXT: }) {mhlo.sharding = "{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}"} : (tensor<i1>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %0 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @if_op(%arg0: tensor<i1>, %arg1: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = "stablehlo.if"(%arg0) ({
+    %1 = stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x16xf32>
+    stablehlo.return %1 : tensor<8x16xf32>
+  }, {
+    stablehlo.return %arg1 : tensor<8x16xf32>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : (tensor<i1>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// An mhlo.topk custom call's tuple sharding goes into its mhlo.attributes.
+// CHECK-LABEL: module {
+// CHECK-NEXT: func.func @topk(%arg0: tensor<8x16xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>) {
+// CHECK-NEXT: %0:2 = stablehlo.custom_call @mhlo.topk(%arg0) {mhlo.attributes = {k = 2 : i64, largest = true, mhlo.sharding = "{{[{][{]}}devices=[2,1,4]<=[8] last_tile_dim_replicate}, {devices=[2,1,4]<=[8] last_tile_dim_replicate}}"}, mhlo.version = 1 : i64} : (tensor<8x16xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>)
+// CHECK-NEXT: return %0#0, %0#1 : tensor<8x2xf32>, tensor<8x2xi32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @topk(%arg0: tensor<8x16xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>) {
+  %0:2 = stablehlo.custom_call @mhlo.topk(%arg0) {mhlo.attributes = {k = 2 : i64, largest = true}, mhlo.version = 1 : i64, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>, <@mesh, [{"x"}, {}]>]>} : (tensor<8x16xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>)
+  return %0#0, %0#1 : tensor<8x2xf32>, tensor<8x2xi32>
+}

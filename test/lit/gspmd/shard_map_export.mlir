@@ -225,3 +225,110 @@ func.func @no_manual_axes(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
   return %0 : tensor<8x16xf32>
 }
 
+
+// -----
+
+// Constraints in a body are marked manual like its other ops.
+// CHECK-LABEL: module {
+// CHECK-NEXT: sdy.mesh @mesh = <["x"=2, "y"=4]>
+// CHECK-NEXT: func.func @constraint_in_body(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+// CHECK-NEXT: %0 = mhlo.copy %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT: %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %2 = call @xla.sdy.inlinable_manual_computation_body(%1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %3 = mhlo.copy %2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : tensor<4x16xf32>
+// CHECK-NEXT: %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %4 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @xla.sdy.inlinable_manual_computation_body(%arg0: tensor<4x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>}) -> (tensor<4x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>}) {
+// CHECK-NEXT: %0 = sdy.sharding_constraint %arg0 <@mesh, [{}, {"y"}]> {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : tensor<4x16xf32>
+// CHECK-NEXT: %1 = sdy.reshard %0 <@mesh, [{"y"}, {}]> {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : tensor<4x16xf32>
+// CHECK-NEXT: return %1 : tensor<4x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @constraint_in_body(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%arg1: tensor<4x16xf32>) {
+    %1 = sdy.sharding_constraint %arg1 <@mesh, [{}, {"y"}]> : tensor<4x16xf32>
+    %2 = sdy.reshard %1 <@mesh, [{"y"}, {}]> : tensor<4x16xf32>
+    sdy.return %2 : tensor<4x16xf32>
+  } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// Ops in the regions of a body's ops are marked manual too.
+// CHECK-LABEL: module {
+// CHECK-NEXT: sdy.mesh @mesh = <["x"=2, "y"=4]>
+// CHECK-NEXT: func.func @while_in_body(%arg0: tensor<8x16xf32>, %arg1: tensor<i32>) -> tensor<8x16xf32> {
+// CHECK-NEXT: %0 = mhlo.copy %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT: %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %2 = mhlo.copy %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>} : tensor<i32>
+// CHECK-NEXT: %3 = stablehlo.custom_call @SPMDFullToShardShape(%2) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<i32>) -> tensor<i32>
+// CHECK-NEXT: %4 = call @xla.sdy.inlinable_manual_computation_body(%1, %3) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4x16xf32>, tensor<i32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %5 = mhlo.copy %4 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : tensor<4x16xf32>
+// CHECK-NEXT: %6 = stablehlo.custom_call @SPMDShardToFullShape(%5) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %6 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @xla.sdy.inlinable_manual_computation_body(%arg0: tensor<4x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>}, %arg1: tensor<i32> {sdy.sharding = #sdy.sharding<@mesh, []>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>}) -> (tensor<4x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>}) {
+// CHECK-NEXT: %0:2 = stablehlo.while(%iterArg = %arg1, %iterArg_0 = %arg0) : tensor<i32>, tensor<4x16xf32> attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>, <@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>}
+// CHECK-NEXT: cond {
+// CHECK-NEXT: %c = stablehlo.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} dense<3> : tensor<i32>
+// CHECK-NEXT: %1 = stablehlo.compare LT, %iterArg, %c {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK-NEXT: stablehlo.return %1 {xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : tensor<i1>
+// CHECK-NEXT: } do {
+// CHECK-NEXT: %c = stablehlo.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} dense<1> : tensor<i32>
+// CHECK-NEXT: %1 = stablehlo.add %iterArg, %c {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : tensor<i32>
+// CHECK-NEXT: %2 = stablehlo.negate %iterArg_0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : tensor<4x16xf32>
+// CHECK-NEXT: stablehlo.return %1, %2 {xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : tensor<i32>, tensor<4x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: return %0#1 : tensor<4x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @while_in_body(%arg0: tensor<8x16xf32>, %arg1: tensor<i32>) -> tensor<8x16xf32> {
+  %0 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{"x"}, {}]>, <@mesh, []>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%a: tensor<4x16xf32>, %i0: tensor<i32>) {
+    %w:2 = stablehlo.while(%i = %i0, %v = %a) : tensor<i32>, tensor<4x16xf32>
+    cond {
+      %k = stablehlo.constant dense<3> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %n = stablehlo.add %i, %one : tensor<i32>
+      %nv = stablehlo.negate %v : tensor<4x16xf32>
+      stablehlo.return %n, %nv : tensor<i32>, tensor<4x16xf32>
+    }
+    sdy.return %w#1 : tensor<4x16xf32>
+  } : (tensor<8x16xf32>, tensor<i32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// An op in a body on another mesh (here maximal) loses that sharding for a fully closed one on the body's mesh.
+// CHECK-LABEL: module {
+// CHECK-NEXT: sdy.mesh @mesh = <["x"=2, "y"=4]>
+// CHECK-NEXT: sdy.mesh @maximal = <[], device_ids=[2]>
+// CHECK-NEXT: func.func @maximal_in_body(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+// CHECK-NEXT: %0 = mhlo.copy %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT: %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x", "y"}>} : (tensor<8x16xf32>) -> tensor<1x16xf32>
+// CHECK-NEXT: %2 = call @xla.sdy.inlinable_manual_computation_body(%1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x", "y"}>} : (tensor<1x16xf32>) -> tensor<1x16xf32>
+// CHECK-NEXT: %3 = mhlo.copy %2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x", "y"}>} : tensor<1x16xf32>
+// CHECK-NEXT: %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}]>]>} : (tensor<1x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %4 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @xla.sdy.inlinable_manual_computation_body(%arg0: tensor<1x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>, xla.sdy.manual_axes = #sdy<manual_axes{"x", "y"}>}) -> (tensor<1x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>, xla.sdy.manual_axes = #sdy<manual_axes{"x", "y"}>}) {
+// CHECK-NEXT: %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x", "y"}>} : tensor<1x16xf32>
+// CHECK-NEXT: return %0 : tensor<1x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+sdy.mesh @maximal = <[], device_ids=[2]>
+func.func @maximal_in_body(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", "y"}, {}]>] out_shardings=[<@mesh, [{"x", "y"}, {}]>] manual_axes={"x", "y"} (%arg1: tensor<1x16xf32>) {
+    %1 = stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>]>} : tensor<1x16xf32>
+    sdy.return %1 : tensor<1x16xf32>
+  } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}

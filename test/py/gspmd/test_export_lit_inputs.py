@@ -103,6 +103,9 @@ JAX_SPECS = {
         [(P(None, "y"), ("x",)), (P(None, None), ("x",)), (P("y", None), ("x",)), (P(None, None), ("x", "y"))],
     ),
     "control_flow": (_X2_Y4, (), [(P("x", None), ())]),
+    "open_dims_priorities": (_X2_Y4, (), [(P("x", None), ())]),
+    "if_op": (_X2_Y4, (), [(P("x", None), ()), (P(None, "y"), ())]),
+    "topk": (_X2_Y4, (), [[(P("x", None), ()), (P("x", None), ())]]),
 }
 
 
