@@ -1,8 +1,9 @@
 """`xla-sdy-stablehlo-round-trip-export-callback-custom-calls`: host-callback custom calls in the shape XLA's compiler expects.
 
-A callback whose results are unused loses its results; one with a single
-used non-tuple result returns it in a one-element tuple, read back by a
-`get_tuple_element` that carries the callback's `mhlo.sharding`.
+A callback with a single used non-tuple result returns it in a one-element
+tuple, read back by a `get_tuple_element` that carries the callback's
+`mhlo.sharding`. A callback whose results are unused stays as it is, as in
+jaxlib 0.10.2's XLA (test_export_lit_inputs.py compares).
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ PYTHON_CALLBACKS = (
 
 def _clone_with_results(custom_call: ir.Operation, result_types: list[ir.Type]) -> ir.Operation:
     attributes = {name: custom_call.attributes[name] for name in custom_call.attributes}
-    if not result_types:
-        attributes["result_layouts"] = ir.ArrayAttr.get([])
     with ir.InsertionPoint(custom_call), custom_call.location:
         return ir.Operation.create(
             "stablehlo.custom_call", results=result_types, operands=list(custom_call.operands), attributes=attributes
@@ -48,12 +47,8 @@ class StablehloRoundTripExportCallbackCustomCallsPass(Pass):
         for custom_call in nested_ops(op, name="stablehlo.custom_call"):
             if ir.StringAttr(custom_call.attributes["call_target_name"]).value not in PYTHON_CALLBACKS:
                 continue
-            if not _has_uses(custom_call):
-                _clone_with_results(custom_call, [])
-                custom_call.erase()
-                continue
             results = list(custom_call.results)
-            if len(results) != 1 or isinstance(results[0].type, ir.TupleType):
+            if not _has_uses(custom_call) or len(results) != 1 or isinstance(results[0].type, ir.TupleType):
                 continue
             tuple_call = _clone_with_results(custom_call, [ir.TupleType.get_tuple([results[0].type])])
             with ir.InsertionPoint(custom_call), custom_call.location:

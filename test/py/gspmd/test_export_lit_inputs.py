@@ -59,7 +59,9 @@ def check_lines(file_name: str, name: str) -> str:
 NOT_FOR_XLA = {"export_shardings.mlir": {"manual_body"}}
 LIT_INPUTS = [
     pytest.param(case, id=f"{file_name.removesuffix('.mlir')}:{name}")
-    for file_name in ("export_shardings.mlir", "export_ops.mlir", "shard_map_export.mlir")
+    for file_name in (
+        "export_shardings.mlir", "export_ops.mlir", "shard_map_export.mlir", "export_callback_custom_calls.mlir"
+    )
     for name, case in lit_cases(file_name).items()
     if name not in NOT_FOR_XLA.get(file_name, set())
 ]
