@@ -60,7 +60,11 @@ NOT_FOR_XLA = {"export_shardings.mlir": {"manual_body"}}
 LIT_INPUTS = [
     pytest.param(case, id=f"{file_name.removesuffix('.mlir')}:{name}")
     for file_name in (
-        "export_shardings.mlir", "export_ops.mlir", "shard_map_export.mlir", "export_callback_custom_calls.mlir"
+        "export_manual_reduction_collectives.mlir",
+        "export_ops.mlir",
+        "shard_map_export.mlir",
+        "export_shardings.mlir",
+        "export_callback_custom_calls.mlir",
     )
     for name, case in lit_cases(file_name).items()
     if name not in NOT_FOR_XLA.get(file_name, set())
