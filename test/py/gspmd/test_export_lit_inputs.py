@@ -39,8 +39,6 @@ def as_main_module(case: str) -> str:
     return f"module @m attributes {{mhlo.num_partitions = 8 : i32}} {{\n{body}\n}}"
 
 
-
-
 def check_lines(file_name: str, name: str) -> str:
     """The CHECK lines of the case whose first function is `name`, unescaped."""
     for chunk in (LIT / file_name).read_text().split("\n// -----\n"):
