@@ -18,8 +18,9 @@ which names any set of tile assignments one mesh can name (sub-axes,
 `@mesh`. A sharding no mesh names is an error on its op or function.
 
 Manual axes have no place in an `sdy.sharding`; for the shard_map import
-that follows, `@SPMDFullToShardShape` and `@Sharding` custom calls whose
-sharding is manual on some axes keep them in `xla.sdy.manual_axes`.
+that follows, `@SPMDFullToShardShape` and `@Sharding` custom calls and
+`mhlo.copy` ops whose sharding is manual on some axes keep them in
+`xla.sdy.manual_axes` (the shard_map import removes it again).
 """
 
 from __future__ import annotations
@@ -49,8 +50,10 @@ from pysdy.passes.registry import Pass, PassFailure, option, register_pass
 MHLO_SHARDING = "mhlo.sharding"
 MANUAL_AXES = "xla.sdy.manual_axes"
 MAIN = "main"
-# Custom calls whose manual axes the shard_map import reads.
+# Custom calls whose manual axes the shard_map import reads (and `mhlo.copy`, the
+# constraint XLA's export writes when it does not keep `@Sharding` custom calls).
 KEEPS_MANUAL_AXES = frozenset({"SPMDFullToShardShape", "Sharding"})
+COPY = "mhlo.copy"
 
 
 def parse_bool_list(text: str) -> tuple[bool, ...]:
@@ -222,7 +225,7 @@ def _op_site(op: ir.Operation) -> _Site:
         op.attributes[func_attrs.SHARDING] = TensorShardingPerValue(tuple(v.sharding for v in values)).to_attr()
         del op.attributes[MHLO_SHARDING]
         manual = sorted({axis for v in values for axis in v.manual_axes})
-        if manual and _custom_call_target(op) in KEEPS_MANUAL_AXES:
+        if manual and (op.name == COPY or _custom_call_target(op) in KEEPS_MANUAL_AXES):
             op.attributes[MANUAL_AXES] = ManualAxes(tuple(manual)).to_attr()
 
     return _Site(op, label, leaves, write)

@@ -1,4 +1,4 @@
-"""`xla-sdy-shard-map-import`: JAX's GSPMD shard_map (`@Sharding` + `@SPMDFullToShardShape`, `call @shmap_body`,
+"""`xla-sdy-shard-map-import`: a GSPMD shard_map (`@Sharding` + `@SPMDFullToShardShape`, `call @shmap_body`,
 `@Sharding` + `@SPMDShardToFullShape`) as an `sdy.manual_computation` holding the body.
 
 Runs after `xla-sdy-import-shardings`, as XLA's pass of that name did: each
@@ -8,6 +8,11 @@ operand), and each used result must go through `@Sharding` to
 `@SPMDShardToFullShape` (whose sharding becomes the out-sharding). Unused
 results are dropped. The callee's body moves into the region (each further
 call gets a copy) and the callee, the call and the custom calls are erased.
+
+Beyond XLA, the same shape as XLA's own export writes it is imported too, so
+pysdy's import of an exported module gives the manual computation back: the
+body is `xla.sdy.inlinable_manual_computation_body*`, and the constraints
+are `mhlo.copy` ops unless the export kept them as `@Sharding`.
 
 Manual axes: the axes `xla-sdy-import-shardings` kept in `xla.sdy.manual_axes`
 on the pattern's manual custom calls (`{manual}` is every mesh axis), which
@@ -32,7 +37,9 @@ from pysdy.passes.import_.symbols import SymbolTable, mesh_of
 from pysdy.passes.registry import Pass, PassFailure, register_pass
 
 SHARDING = "sdy.sharding"
-BODY_PREFIX = "shmap_body"
+# JAX's GSPMD lowering, then XLA's stablehlo export.
+BODY_PREFIXES = ("shmap_body", "xla.sdy.inlinable_manual_computation_body")
+COPY = "mhlo.copy"
 
 
 class _NoPattern(Exception):
@@ -54,6 +61,13 @@ def _is_shard_map_custom_call(op: ir.Operation, target: str) -> bool:
         and len(op.results) == 1
         and not _unused(op.results[0])
     )
+
+
+def _is_constraint(op: ir.Operation) -> bool:
+    """A `@Sharding` custom call, or the copy XLA's export makes of a constraint; one operand, one used result."""
+    if op.name == COPY:
+        return not _unused(op.results[0])
+    return _is_shard_map_custom_call(op, "Sharding")
 
 
 def _unused(value: ir.Value) -> bool:
@@ -81,10 +95,10 @@ def _argument_pair(operand: ir.Value) -> _Pair:
     if not _is_shard_map_custom_call(full_to_shard, "SPMDFullToShardShape"):
         raise _NoPattern("expecting SPMDFullToShardShape custom call as operand")
     source = full_to_shard.operands[0]
-    if _custom_call_target(source) is None:
+    if _custom_call_target(source) is None and not (isinstance(source, ir.OpResult) and source.owner.name == COPY):
         raise _NoPattern("expecting CustomCallOp as operand of SPMDFullToShardShape")
     sharding = source.owner.operation
-    if not _is_shard_map_custom_call(sharding, "Sharding"):
+    if not _is_constraint(sharding):
         raise _NoPattern("expecting Sharding CustomCallOp as operand of SPMDFullToShardShape")
     return _Pair(sharding, full_to_shard)
 
@@ -95,9 +109,9 @@ def _result_pair(result: ir.Value) -> _Pair | None:
     sharding = _only_user(result)
     if sharding is None:
         raise _NoPattern("expecting each result of shmap_body to have one or no uses")
-    if sharding.name != "stablehlo.custom_call":
+    if sharding.name not in ("stablehlo.custom_call", COPY):
         raise _NoPattern("expecting CustomCallOp as the use of the result of the CallOp")
-    if not _is_shard_map_custom_call(sharding, "Sharding"):
+    if not _is_constraint(sharding):
         raise _NoPattern("expecting Sharding CustomCallOp as the use of the result of the CallOp")
     shard_to_full = _only_user(sharding.results[0])
     if shard_to_full is None:
@@ -146,7 +160,7 @@ class ShardMapImportPass(Pass):
 
     def run(self, module: ir.Operation) -> None:
         symbols = SymbolTable(module)
-        calls = [call for call in nested_ops(module, name="func.call") if callee_name(call).startswith(BODY_PREFIX)]
+        calls = [call for call in nested_ops(module, name="func.call") if callee_name(call).startswith(BODY_PREFIXES)]
         remaining = {}
         for call in calls:
             remaining[callee_name(call)] = remaining.get(callee_name(call), 0) + 1
@@ -154,6 +168,9 @@ class ShardMapImportPass(Pass):
             name = callee_name(call)
             remaining[name] -= 1
             _import_call(call, symbols, last_call=remaining[name] == 0)
+        for copy in nested_ops(module, name=COPY):
+            if MANUAL_AXES in copy.attributes:
+                del copy.attributes[MANUAL_AXES]
 
 
 def _import_call(call: ir.Operation, symbols: SymbolTable, last_call: bool) -> None:
@@ -217,7 +234,8 @@ def _import_call(call: ir.Operation, symbols: SymbolTable, last_call: bool) -> N
 
 
 def _manual_axes(call, arguments, used, shardings, mesh: Mesh) -> list[str]:
-    """The recorded manual axes of the manual-side custom calls, else the axes the in/out shardings use (whole axes)."""
+    """The recorded manual axes of the manual-side custom calls; none when no shape changes; else XLA's rule,
+    the axes the in/out shardings use (whole axes)."""
     recorded = {
         name
         for op in [pair.shape for pair in arguments] + [pair.sharding for pair in used]
@@ -225,6 +243,9 @@ def _manual_axes(call, arguments, used, shardings, mesh: Mesh) -> list[str]:
     }
     if recorded:
         names = recorded
+    elif all(pair.shape.operands[0].type == pair.shape.results[0].type for pair in arguments + used):
+        # No custom call changes a shape: every manual axis had size 1 and left no trace (XLA's export).
+        names = set()
     else:
         axes = [axis for sharding in shardings for axis in _used_axes(sharding)]
         sub_axis = next((axis for axis in axes if axis.sub_axis is not None), None)

@@ -80,3 +80,32 @@ func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 func.func private @shmap_body(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   return %arg0 : tensor<4xf32>
 }
+
+// -----
+
+// The same shape as XLA's own export writes it (copies for constraints, an inlinable body) also imports,
+// so an exported manual computation comes back.
+// CHECK-LABEL: module @xla_export_form {
+// CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4]>
+// CHECK-NEXT: func.func public @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>}) -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>}) {
+// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}, {"_axis_1"}]>] out_shardings=[<@mesh, [{"_axis_0"}, {"_axis_1"}]>] manual_axes={"_axis_0", "_axis_1"} (%arg1: tensor<4x4xf32>) {
+// CHECK-NEXT: %1 = stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : tensor<4x4xf32>
+// CHECK-NEXT: sdy.return %1 : tensor<4x4xf32>
+// CHECK-NEXT: } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %0 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+module @xla_export_form {
+  func.func public @main(%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[2,4]<=[8]}"}) -> (tensor<8x16xf32> {mhlo.sharding = "{devices=[2,4]<=[8]}"}) {
+    %0 = mhlo.copy %arg0 {mhlo.sharding = "{devices=[2,4]<=[8]}"} : tensor<8x16xf32>
+    %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{manual}"} : (tensor<8x16xf32>) -> tensor<4x4xf32>
+    %2 = call @xla.sdy.inlinable_manual_computation_body(%1) {mhlo.sharding = "{manual}"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %3 = mhlo.copy %2 {mhlo.sharding = "{manual}"} : tensor<4x4xf32>
+    %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {mhlo.sharding = "{devices=[2,4]<=[8]}"} : (tensor<4x4xf32>) -> tensor<8x16xf32>
+    return %4 : tensor<8x16xf32>
+  }
+  func.func private @xla.sdy.inlinable_manual_computation_body(%arg0: tensor<4x4xf32> {mhlo.sharding = "{manual}"}) -> (tensor<4x4xf32> {mhlo.sharding = "{manual}"}) {
+    %0 = stablehlo.negate %arg0 {mhlo.sharding = "{manual}"} : tensor<4x4xf32>
+    return %0 : tensor<4x4xf32>
+  }
+}
