@@ -1,0 +1,1 @@
+"""Compiling and running partitioned modules on N devices through jaxlib's PJRT client."""
