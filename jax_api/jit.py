@@ -1,0 +1,64 @@
+"""`pysdy.jax.jit`: `jax.jit` whose compiles go through pysdy's pipeline and XLA's GSPMD partitioner."""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any, Callable
+
+import jax
+from jax._src import traceback_util
+
+from pysdy.jax.compatibility import check_jax_compatibility
+from pysdy.jax.gspmd_export import export_for_gspmd
+from pysdy.jax.hook import pipeline_hook
+
+# JAX's source locations and tracebacks then point at the user's code, not at these wrappers.
+traceback_util.register_exclusion(os.path.dirname(__file__))
+
+
+class PysdyLowered:
+    """A `jax.stages.Lowered` whose `compile()` goes through pysdy; `exported_text()` shows what XLA is given."""
+
+    def __init__(self, lowered: jax.stages.Lowered, name: str):
+        self._lowered = lowered
+        self._name = name
+
+    def as_text(self, *args: Any, **kwargs: Any) -> str:
+        """JAX's lowered module (before pysdy), as `jax.stages.Lowered.as_text` prints it."""
+        return self._lowered.as_text(*args, **kwargs)
+
+    def exported_text(self) -> str:
+        """The module pysdy hands XLA: JAX's lowering after sdy propagation and the GSPMD export."""
+        module = self._lowered.compiler_ir("stablehlo")
+        return export_for_gspmd(module.operation.get_asm(enable_debug_info=True), self._name)
+
+    def compile(self, *args: Any, **kwargs: Any) -> jax.stages.Compiled:
+        """Compiles with XLA's GSPMD partitioner on pysdy's export; arguments as `jax.stages.Lowered.compile`."""
+        with pipeline_hook():
+            return self._lowered.compile(*args, **kwargs)
+
+
+class PysdyJitted:
+    """A jitted function; calls, `lower` and the compiles behind them run under `pipeline_hook()`."""
+
+    def __init__(self, fun: Callable, jit_kwargs: dict[str, Any]):
+        self._jitted = jax.jit(fun, **jit_kwargs)
+        self._name = getattr(fun, "__name__", type(fun).__name__)
+        functools.update_wrapper(self, fun)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        with pipeline_hook():
+            return self._jitted(*args, **kwargs)
+
+    def lower(self, *args: Any, **kwargs: Any) -> PysdyLowered:
+        """Lowers like `jax.jit(...).lower`; the result compiles through pysdy."""
+        with pipeline_hook():
+            return PysdyLowered(self._jitted.lower(*args, **kwargs), self._name)
+
+
+def jit(fun: Callable, /, **jit_kwargs: Any) -> PysdyJitted:
+    """`jax.jit(fun, **jit_kwargs)` (any of its arguments: in_shardings, out_shardings, static_argnums, donate_argnums,
+    ...) compiled through pysdy's propagation and GSPMD export instead of XLA's Shardy pass."""
+    check_jax_compatibility()
+    return PysdyJitted(fun, jit_kwargs)
