@@ -1,0 +1,126 @@
+"""The collectives in a partitioned HLO module's text: kind, replica groups (explicit or iota), bytes per device.
+
+Bytes are per device, from the shapes in the text: `operand_bytes` is the
+buffer each device contributes, `sent_bytes` what each device sends under a
+ring algorithm, (g-1)/g of the data for a group of g (twice that for an
+all-reduce: reduce-scatter then all-gather); a collective-permute sends its
+whole operand from each source.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+
+import numpy as np
+
+KINDS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute", "collective-broadcast")
+_ELEMENT_BYTES = {
+    "pred": 1, "s4": 1, "u4": 1, "s8": 1, "u8": 1, "f8e4m3fn": 1, "f8e5m2": 1,
+    "s16": 2, "u16": 2, "f16": 2, "bf16": 2,
+    "s32": 4, "u32": 4, "f32": 4,
+    "s64": 8, "u64": 8, "f64": 8, "c64": 8,
+    "c128": 16,
+}  # fmt: skip
+_INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+) = (.+?) ([a-z][\w\-]*)\((.*?)\)(.*)$")
+_ARRAY_SHAPE = re.compile(r"\b([a-z]\w*)\[([\d,]*)\]")
+_OPERAND = re.compile(r"%([\w.\-]+)")
+_EXPLICIT_GROUPS = re.compile(r"(?:replica_groups|source_target_pairs)=\{((?:\{[\d,]*\},?)*)\}")
+_IOTA_GROUPS = re.compile(r"replica_groups=\[([\d,]+)\]<=\[([\d,]+)\](?:T\(([\d,]+)\))?")
+
+
+@dataclasses.dataclass(frozen=True)
+class Collective:
+    """One collective op of the partitioned program."""
+
+    kind: str
+    name: str
+    shape: str
+    groups: tuple[tuple[int, ...], ...]
+    operand_bytes: int
+    sent_bytes: int
+
+    def groups_text(self) -> str:
+        joiner = "->" if self.kind == "collective-permute" else ","
+        return "{" + ",".join("{" + joiner.join(map(str, g)) + "}" for g in self.groups) + "}"
+
+    def to_json(self) -> dict:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "shape": self.shape,
+            "groups": [list(g) for g in self.groups],
+            "operand_bytes_per_device": self.operand_bytes,
+            "sent_bytes_per_device": self.sent_bytes,
+        }
+
+
+def shape_bytes(shape: str) -> int:
+    """Bytes of an HLO shape's arrays (a tuple's elements added up); tokens and unknown types count 0."""
+    total = 0
+    for element, dims in _ARRAY_SHAPE.findall(shape):
+        if element in _ELEMENT_BYTES:
+            total += _ELEMENT_BYTES[element] * math.prod(int(d) for d in dims.split(",") if d)
+    return total
+
+
+def iota_groups(group_dims: str, reshape_dims: str, transpose: str | None) -> tuple[tuple[int, ...], ...]:
+    """`[G,S]<=[dims]T(perm)`: iota over prod(dims) devices, reshaped to dims, transposed, cut into G groups of S."""
+    dims = [int(d) for d in reshape_dims.split(",")]
+    devices = np.arange(math.prod(dims)).reshape(dims)
+    if transpose:
+        devices = devices.transpose([int(p) for p in transpose.split(",")])
+    shape = [int(d) for d in group_dims.split(",")]
+    return tuple(tuple(int(d) for d in row) for row in devices.reshape(shape[0], -1))
+
+
+def _groups(attributes: str) -> tuple[tuple[int, ...], ...]:
+    iota = _IOTA_GROUPS.search(attributes)
+    if iota:
+        return iota_groups(*iota.groups())
+    explicit = _EXPLICIT_GROUPS.search(attributes)
+    if not explicit:
+        return ()
+    return tuple(tuple(int(d) for d in g.split(",") if d) for g in re.findall(r"\{([\d,]*)\}", explicit.group(1)))
+
+
+def _sent_bytes(kind: str, operand_bytes: int, result_bytes: int, group_size: int) -> int:
+    if kind == "collective-permute":
+        return operand_bytes
+    if group_size <= 1:
+        return 0
+    share = (group_size - 1) / group_size
+    if kind == "all-reduce":
+        return round(2 * share * operand_bytes)
+    if kind == "all-gather":
+        return round(share * result_bytes)
+    return round(share * operand_bytes)
+
+
+def find_collectives(hlo_text: str, device_count: int) -> list[Collective]:
+    """Every collective (async `-start` forms included, `-done` halves not) in the order the text lists them;
+    empty replica groups mean one group of all `device_count` devices."""
+    shapes: dict[str, str] = {}
+    found = []
+    for line in hlo_text.splitlines():
+        match = _INSTRUCTION.match(line)
+        if not match:
+            continue
+        name, shape, opcode, operands, attributes = match.groups()
+        shapes[name] = shape
+        kind = opcode.removesuffix("-start")
+        if kind not in KINDS:
+            continue
+        operand_bytes = sum(shape_bytes(shapes.get(o, "")) for o in _OPERAND.findall(operands))
+        result_bytes = shape_bytes(shape)
+        if opcode.endswith("-start") and kind != "all-reduce":
+            # An async start's result is a tuple of (operands, results[, scratch]); its last array is the result.
+            arrays = _ARRAY_SHAPE.findall(shape)
+            result_bytes = shape_bytes(f"{arrays[-1][0]}[{arrays[-1][1]}]") if arrays else 0
+        groups = _groups(attributes) or (tuple(range(device_count)),)
+        group_size = len(groups[0]) if groups and kind != "collective-permute" else 0
+        found.append(
+            Collective(kind, name, shape, groups, operand_bytes, _sent_bytes(kind, operand_bytes, result_bytes, group_size))
+        )
+    return found

@@ -1,0 +1,118 @@
+"""`pysdy-run`: propagate a module with pysdy, compile it with XLA for N devices, run it, check and report.
+
+    pysdy-run FILE [--devices N] [--inputs in.npz] [--outputs out.npz] [--route gspmd|sdy]
+              [--check] [--report [text|json]]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+
+# Read by JAX and XLA when they start, unless already set: the CPU backend gets 8 virtual devices, and
+# XLA logs only errors (its warning that GSPMD is deprecated would come with every GSPMD-route run).
+_ENVIRONMENT_DEFAULTS = {"JAX_NUM_CPU_DEVICES": "8", "TF_CPP_MIN_LOG_LEVEL": "2"}
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"pysdy-run: error: {message}\n")
+        raise SystemExit(1)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _ArgumentParser(
+        prog="pysdy-run",
+        description="Propagate shardings with pysdy, compile with XLA for N devices, run on host inputs.",
+    )
+    parser.add_argument("file", help="a StableHLO module with sdy (or mhlo.sharding) shardings; '-' for stdin")
+    parser.add_argument("--devices", type=int, help="how many devices (partitions); default: the module's mesh")
+    parser.add_argument("--inputs", help="an .npz with main's arguments named arg0..argN (default: random, seed 0)")
+    parser.add_argument("--outputs", help="write main's results to this .npz as result0..resultN")
+    parser.add_argument("--route", choices=("gspmd", "sdy"), default="gspmd", help="XLA partitioner to hand off to")
+    parser.add_argument("--check", action="store_true", help="compare with the module run unpartitioned on one device")
+    parser.add_argument(
+        "--report", nargs="?", const="text", choices=("text", "json"), help="print shardings, memory and collectives"
+    )
+    return parser
+
+
+def _read_source(path: str) -> str:
+    from pysdy.runtime.errors import RuntimeInputError
+
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path) as source:
+            return source.read()
+    except OSError as error:
+        raise RuntimeInputError(f"could not open input file '{path}': {error.strerror}") from None
+
+
+def _summary(name: str, array) -> str:
+    import numpy as np
+
+    values = np.array2string(array.ravel()[:6], precision=4, separator=", ")
+    more = ", ..." if array.size > 6 else ""
+    return f"{name} {array.dtype.name}{list(array.shape)}: {values[:-1]}{more}]"
+
+
+def _run(arguments: argparse.Namespace) -> int:
+    from pysdy.runtime.check import check_outputs
+    from pysdy.runtime.compile import compile_module
+    from pysdy.runtime.execute import execute
+    from pysdy.runtime.host_inputs import random_inputs, read_inputs, result_name, write_outputs
+    from pysdy.runtime.report import build_report, report_json_text
+
+    text = _read_source(arguments.file)
+    source = "<stdin>" if arguments.file == "-" else arguments.file
+    compiled = compile_module(text, devices=arguments.devices, route=arguments.route, source_name=source)
+    inputs = read_inputs(arguments.inputs, compiled.info) if arguments.inputs else random_inputs(compiled.info)
+    outputs = execute(compiled, inputs)
+    if arguments.outputs:
+        write_outputs(arguments.outputs, outputs)
+    check = check_outputs(text, compiled, inputs, outputs) if arguments.check else None
+    if arguments.report == "json":
+        sys.stdout.write(report_json_text(build_report(compiled, source, check)))
+    else:
+        for note in compiled.notes:
+            sys.stderr.write(f"pysdy-run: note: {note}\n")
+        for index, output in enumerate(outputs):
+            sys.stdout.write(_summary(result_name(index), output) + "\n")
+        if arguments.report == "text":
+            sys.stdout.write("\n" + build_report(compiled, source, check).to_text())
+        elif check is not None:
+            sys.stdout.write(f"check against {check.reference}: {'passed' if check.passed else 'FAILED'}\n")
+    if check is not None and not check.passed:
+        problems = "; ".join(f"{result_name(i)}: {p}" for i, p in enumerate(check.mismatches) if p)
+        sys.stderr.write(f"pysdy-run: error: outputs differ from {check.reference}: {problems}\n")
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    for name, value in _ENVIRONMENT_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+    from pysdy.runtime.errors import RuntimeInputError
+
+    try:
+        return _run(arguments)
+    except RuntimeInputError as error:
+        sys.stderr.write(f"pysdy-run: error: {error}\n")
+        return 1
+    except Exception as error:  # a pysdy bug: report it as one, never as a bare traceback
+        if os.environ.get("PYSDY_TRACEBACK"):
+            traceback.print_exc()
+        sys.stderr.write(
+            f"pysdy-run: internal error: {type(error).__name__}: {error}\n"
+            "(this is a bug in pysdy; set PYSDY_TRACEBACK=1 to see where)\n"
+        )
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
