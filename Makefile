@@ -16,8 +16,10 @@ $(TSTAMP): $(STAMP)
 	$(PYTHON) -m pip install --quiet -e '.[test]'
 	touch $@
 
+# The whole pipeline on a bundled transformer block: pysdy's propagation and GSPMD export, XLA's compile
+# for 8 devices, a run on random inputs checked against one device, and the report.
 demo: $(STAMP)
-	$(VENV)/bin/pysdy-opt examples/mlp.mlir -sdy-propagation-pipeline
+	$(VENV)/bin/pysdy-run examples/transformer_block.mlir --devices 8 --check --report
 
 test: test-lit test-py
 
