@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 from typing import Sequence, Union
@@ -23,7 +24,7 @@ def maximal_mesh_name(device: int) -> str:
 @dataclass(frozen=True)
 class ImportedSharding:
     """One tensor's sharding, on the global mesh or a maximal mesh, and the full axes it is manual on
-    (in the order of the devices in its manual subgroup, which need not be the mesh's)."""
+    (in mesh order, which is also the order of the devices in its manual subgroup)."""
 
     sharding: TensorSharding
     manual_axes: tuple[str, ...] = ()
@@ -73,7 +74,11 @@ def import_shardings(
     allow and each value names sub-axes where others cut coarser or across.
     The mesh order is the devices' own order when that names every value, else
     the first that does of the orders that sort the devices by one value's
-    tiles, then by the others' (as `device_ids`). {replicated} is
+    tiles, then by the others' (as `device_ids`). As sdy lists manual and
+    unreduced axes in mesh order, the mesh's axes are then reordered, if need
+    be, so that every manual and unreduced subgroup reads its axes in mesh
+    order (XLA's equality sees the order of those subgroups' devices, unlike
+    a replicated one's). {replicated} is
     closed and empty, {unknown} open and empty, {manual} and {unreduced} empty
     with every mesh axis manual or unreduced, and {maximal device=N} is on
     `@maximal_mesh_N`. A manual subgroup must be whole mesh axes.
@@ -201,7 +206,7 @@ def _find_layout(tiled: list[_Leaf], device_count: int) -> _Layout:
     failures = []
     for order, description in orders.items():
         try:
-            return _layout(tiled, order)
+            return _layout_in_mesh_order(tiled, order)
         except _Unnamed as failure:
             failures.append((description, failure))
     first = failures[0][1]
@@ -251,6 +256,95 @@ def _layout(tiled: list[_Leaf], order: tuple[int, ...]) -> _Layout:
             raise _Unnamed(leaf, f"its manual devices need whole mesh axes, but {crossing.label} cuts across them")
     device_ids = () if order == tuple(range(len(order))) else order
     return _Layout(cuts, device_ids, pieces)
+
+
+# Subgroups whose device order XLA's HloSharding equality sees (it sorts a replicated subgroup's
+# devices) and whose axes sdy lists in mesh order.
+_ORDERED_SUBGROUPS = (SubgroupType.MANUAL, SubgroupType.UNREDUCED)
+
+
+def _layout_in_mesh_order(tiled: list[_Leaf], order: tuple[int, ...]) -> _Layout:
+    """The layout of `order`, its mesh axes reordered if need be so that every manual and
+    unreduced subgroup reads its axes in mesh order.
+
+    Reordering whole mesh axes keeps every value named: each of its digit ranges, cut at the
+    mesh's cuts, is a run of (parts of) whole axes, which stays a digit range when they move.
+    """
+    layout = _layout(tiled, order)
+    if not _misordered(layout, tiled):
+        return layout
+    sizes = [high // low for low, high in zip(layout.cuts, layout.cuts[1:])]
+    permutation = _axis_order(layout, tiled)
+    reordered = np.asarray(order).reshape(sizes).transpose(permutation).ravel()
+    layout = _layout(tiled, tuple(int(d) for d in reordered))
+    misordered = _misordered(layout, tiled)
+    if misordered:
+        leaf, subgroup = misordered[0]
+        raise _Unnamed(leaf, f"the devices of its {subgroup.value} subgroup are in no order of the mesh's axes")
+    return layout
+
+
+def _subgroup_parts(layout: _Layout, leaf: _Leaf, subgroup: SubgroupType) -> list[tuple[int, int]]:
+    """The (mesh axis, lowest cut) of each part of the subgroup's digit ranges, major to minor."""
+    dim = _subgroup_dim(leaf.sharding, subgroup)
+    parts = []
+    for piece in layout.pieces[leaf]:
+        if piece.tile_dim != dim:
+            continue
+        for axis, (start, end) in enumerate(zip(layout.cuts, layout.cuts[1:])):
+            if max(piece.low, start) < min(piece.high, end):
+                parts.append((axis, max(piece.low, start)))
+    return parts
+
+
+def _misordered(layout: _Layout, tiled: list[_Leaf]) -> list[tuple[_Leaf, SubgroupType]]:
+    """The manual and unreduced subgroups whose digits are not in mesh order."""
+    misordered = []
+    for leaf in tiled:
+        for subgroup in _ORDERED_SUBGROUPS:
+            lows = [low for _, low in _subgroup_parts(layout, leaf, subgroup)]
+            if lows != sorted(lows):
+                misordered.append((leaf, subgroup))
+    return misordered
+
+
+def _axis_order(layout: _Layout, tiled: list[_Leaf]) -> list[int]:
+    """The layout's mesh axes in an order that puts each subgroup's axes in mesh order (and
+    otherwise keeps theirs), or raise when the subgroups ask for contrary orders."""
+    axis_count = len(layout.cuts) - 1
+    after: list[set[int]] = [set() for _ in range(axis_count)]
+    for leaf in tiled:
+        for subgroup in _ORDERED_SUBGROUPS:
+            parts = _subgroup_parts(layout, leaf, subgroup)
+            for (axis, low), (next_axis, next_low) in zip(parts, parts[1:]):
+                if axis == next_axis and low > next_low:
+                    raise _Unnamed(
+                        leaf, f"its {subgroup.value} subgroup reverses the parts of a mesh axis no value lets be cut"
+                    )
+                if axis != next_axis:
+                    after[axis].add(next_axis)
+    before_count = [0] * axis_count
+    for successors in after:
+        for axis in successors:
+            before_count[axis] += 1
+    ready = [axis for axis in range(axis_count) if before_count[axis] == 0]
+    heapq.heapify(ready)
+    permutation = []
+    while ready:
+        axis = heapq.heappop(ready)
+        permutation.append(axis)
+        for successor in after[axis]:
+            before_count[successor] -= 1
+            if before_count[successor] == 0:
+                heapq.heappush(ready, successor)
+    if len(permutation) < axis_count:
+        leaf, subgroup = _misordered(layout, tiled)[0]
+        raise _Unnamed(
+            leaf,
+            f"the devices of its {subgroup.value} subgroup ask for an order of the mesh's axes"
+            " that another manual or unreduced subgroup contradicts",
+        )
+    return permutation
 
 
 def _comparable(a: int, b: int) -> bool:
