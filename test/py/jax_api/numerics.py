@@ -1,0 +1,64 @@
+"""Runs a corpus program through `pysdy.jax.jit` on 8 devices and through plain JAX on one, and compares the results."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import jax
+import numpy as np
+from corpus_programs import CorpusProgram
+
+import pysdy.jax
+
+# Integer arguments of the corpus are indices, segment ids, offsets or branch indices; [0, 4) is in range for all.
+_INDEX_BOUND = 4
+
+
+def concrete_args(program: CorpusProgram, seed: int = 0):
+    """Deterministic host values for the program's abstract arguments."""
+    rng = np.random.default_rng(seed)
+
+    def value(abstract: jax.ShapeDtypeStruct) -> np.ndarray:
+        dtype = np.dtype(abstract.dtype)
+        if dtype == np.bool_:
+            return rng.integers(0, 2, abstract.shape).astype(np.bool_)
+        if np.issubdtype(dtype, np.unsignedinteger):
+            return rng.integers(0, 2**31, abstract.shape).astype(dtype)
+        if np.issubdtype(dtype, np.integer):
+            return rng.integers(0, _INDEX_BOUND, abstract.shape).astype(dtype)
+        if np.issubdtype(dtype, np.complexfloating):
+            return (rng.standard_normal(abstract.shape) + 1j * rng.standard_normal(abstract.shape)).astype(dtype)
+        return rng.standard_normal(abstract.shape).astype(dtype)
+
+    return jax.tree.map(value, program.abstract_args)
+
+
+@dataclasses.dataclass
+class NumericsRun:
+    """The outputs of both runs, the partitioned program's compiled form, and the arrays it returned."""
+
+    partitioned: list[jax.Array]
+    reference: list[np.ndarray]
+    compiled: jax.stages.Compiled
+    lowered: pysdy.jax.PysdyLowered
+
+
+def run_both(program: CorpusProgram, reference_on_mesh: bool = False) -> NumericsRun:
+    """pysdy's partitioned run and plain JAX's: unpartitioned on one device, or, for programs whose bodies name the
+    mesh (shard_map, sharding constraints) and so cannot run on one device, `jax.jit` with the same shardings
+    (XLA's own Shardy partitioner)."""
+    args = concrete_args(program)
+    jitted = pysdy.jax.jit(program.fn, **program.jit_kwargs())
+    partitioned = jax.tree.leaves(jitted(*args))
+    if reference_on_mesh:
+        reference = jax.tree.leaves(jax.jit(program.fn, **program.jit_kwargs())(*args))
+    else:
+        reference = jax.tree.leaves(jax.jit(program.fn)(*jax.device_put(args, jax.devices()[0])))
+    lowered = jitted.lower(*args)
+    return NumericsRun(partitioned, [np.asarray(r) for r in reference], lowered.compile(), lowered)
+
+
+def collective_kinds(hlo_text: str) -> set[str]:
+    """The collective op kinds in a compiled (partitioned) HLO module's text."""
+    kinds = ("all-reduce", "all-gather", "all-to-all", "collective-permute", "reduce-scatter")
+    return {kind for kind in kinds for line in hlo_text.splitlines() if f" {kind}(" in line or f" {kind}-start(" in line}

@@ -1,0 +1,112 @@
+"""The JAX corpus through `pysdy.jax.jit` on 8 CPU devices: outputs equal plain JAX's, shardings are the executable's,
+and the partitioned HLO has the collectives the shardings require."""
+
+from __future__ import annotations
+
+import jax
+import jax_corpus  # noqa: F401  (8 CPU devices, before the backend starts)
+import numpy as np
+import pytest
+from corpus_programs import corpus_programs
+from numerics import collective_kinds, concrete_args, run_both
+
+import pysdy.jax
+
+# Bodies that name the 8-device mesh (shard_map, sharding constraints) cannot run unpartitioned on one device;
+# their reference is plain `jax.jit` with the same shardings (XLA's own Shardy partitioner).
+MESH_BOUND = {
+    "shard_map_psum",
+    "shard_map_all_gather",
+    "shard_map_ppermute",
+    "shard_map_all_to_all",
+    "shard_map_psum_scatter_and_axis_index",
+    "shard_map_inside_jit_mixed",
+    "sharding_constraints_on_intermediates",
+    "conflicting_annotations",
+    "multiple_axes_per_dimension",
+    "replicated_and_unconstrained",
+}
+# XLA's CPU FFT needs a dim-0-major layout, which the per-device FFT on sharded batch dims does not have: it fails at
+# run time in plain `jax.jit` (XLA's Shardy route) exactly as through pysdy; only JAX's own GSPMD lowering, which
+# replicates the FFT, runs it.
+XLA_CPU_FFT_FAILS = {"fft_and_inverse"}
+# The collective each program's shardings make necessary, and why.
+REQUIRED_COLLECTIVES = {
+    "mlp_forward": "all-reduce",  # the second matmul contracts over "y"
+    "transformer_block_grad": "all-reduce",  # weight gradients of a batch sharded over "x"
+    "mesh_1d_data_parallel": "all-reduce",  # replicated gradients of a batch sharded over "d"
+    "conv2d_nhwc": "all-reduce",  # input features sharded over "y"
+    "sharding_constraints_on_intermediates": "all-gather",  # P("x", "y") transposed into P("y", None)
+    "shard_map_psum": "all-reduce",
+    "shard_map_all_gather": "all-gather",
+    "shard_map_ppermute": "collective-permute",
+    "shard_map_all_to_all": "all-to-all",
+    "shard_map_psum_scatter_and_axis_index": "reduce-scatter",
+    "shard_map_inside_jit_mixed": "all-reduce",
+}
+FAST = [
+    "mlp_forward",
+    "transformer_block_forward",
+    "scan_over_layers",
+    "cond_branches",
+    "shard_map_psum",
+    "shard_map_all_to_all",
+    "scatter_set_and_add",
+    "conv2d_nhwc",
+    "sharding_constraints_on_intermediates",
+]
+# Relative to the largest magnitude of each reference output: partitioned reductions add in another order.
+RELATIVE_TOLERANCE = 1e-4
+
+
+def _assert_close(name: str, index: int, partitioned: np.ndarray, reference: np.ndarray) -> None:
+    assert partitioned.shape == reference.shape and partitioned.dtype == reference.dtype, (name, index)
+    if partitioned.dtype.kind in "fc":
+        scale = max(float(np.max(np.abs(reference), initial=0.0)), 1.0)
+        error = float(np.max(np.abs(partitioned.astype(np.complex128) - reference), initial=0.0))
+        assert error <= RELATIVE_TOLERANCE * scale, f"{name} output {index}: max |diff| {error} (scale {scale})"
+    else:
+        np.testing.assert_array_equal(partitioned, reference, err_msg=f"{name} output {index}")
+
+
+def _check_program(name: str) -> None:
+    program = corpus_programs()[name]
+    compiles_before = len(pysdy.jax.compilations())
+    run = run_both(program, reference_on_mesh=name in MESH_BOUND)
+    assert len(pysdy.jax.compilations()) > compiles_before, "the call did not compile through pysdy"
+    assert len(run.partitioned) == len(run.reference)
+    for index, (partitioned, reference) in enumerate(zip(run.partitioned, run.reference)):
+        _assert_close(name, index, np.asarray(partitioned), reference)
+    compiled_shardings = jax.tree.leaves(run.compiled.output_shardings)
+    for index, (array, sharding) in enumerate(zip(run.partitioned, compiled_shardings)):
+        assert array.sharding.is_equivalent_to(sharding, array.ndim), f"{name} output {index}"
+        assert len(array.sharding.device_set) == 8
+    if name in REQUIRED_COLLECTIVES:
+        assert REQUIRED_COLLECTIVES[name] in collective_kinds(run.compiled.as_text())
+
+
+def _xla_cpu_fft_failure(name: str) -> None:
+    program = corpus_programs()[name]
+    args = concrete_args(program)
+    for jitted in (pysdy.jax.jit(program.fn, **program.jit_kwargs()), jax.jit(program.fn, **program.jit_kwargs())):
+        with pytest.raises(jax.errors.JaxRuntimeError, match=r"fft_thunk.cc.*IsMonotonicWithDim0Major"):
+            jax.block_until_ready(jitted(*args))
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_corpus_program_matches_plain_jax(name):
+    _check_program(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in corpus_programs() if n not in FAST])
+def test_corpus_program_matches_plain_jax_long(name):
+    if name in XLA_CPU_FFT_FAILS:
+        _xla_cpu_fft_failure(name)
+    else:
+        _check_program(name)
+
+
+def test_every_corpus_program_lowering_through_jit_is_covered():
+    """The only corpus program not here is the explicit-mesh one, which calls jit itself (see test_jax_hook.py)."""
+    assert set(jax_corpus.program_names()) - set(corpus_programs()) == {"explicit_mesh_unreduced_matmul"}
