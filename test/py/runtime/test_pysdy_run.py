@@ -1,0 +1,131 @@
+"""`pysdy-run` end to end in this process: inputs and outputs as .npz, the JSON report, and its error messages."""
+
+from __future__ import annotations
+
+import json
+
+import jax_corpus  # noqa: F401  (gives JAX its 8 CPU devices before the backend starts)
+import numpy as np
+import pytest
+
+from pysdy.tools.pysdy_run import main
+
+MATMUL = """
+module @matmul attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  func.func public @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                         %arg1: tensor<16x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x4xf32> {
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+"""
+SIXTEEN_DEVICE_MESH = """
+module @big {
+  sdy.mesh @mesh = <["x"=4, "y"=4]>
+  func.func public @main(%arg0: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<16xf32> {
+    return %arg0 : tensor<16xf32>
+  }
+}
+"""
+
+
+@pytest.fixture
+def module_file(tmp_path):
+    path = tmp_path / "matmul.mlir"
+    path.write_text(MATMUL)
+    return str(path)
+
+
+def _inputs(tmp_path, **arrays) -> str:
+    path = tmp_path / "in.npz"
+    np.savez(path, **arrays)
+    return str(path)
+
+
+def _matmul_inputs():
+    rng = np.random.default_rng(1)
+    return rng.standard_normal((8, 16)).astype(np.float32), rng.standard_normal((16, 4)).astype(np.float32)
+
+
+def _fails_with(arguments, capsys, message: str) -> None:
+    assert main(arguments) == 1
+    error = capsys.readouterr().err
+    assert message in error, error
+    assert "Traceback" not in error
+
+
+@pytest.mark.parametrize("route", ["gspmd", "sdy"])
+def test_inputs_and_outputs_round_trip(module_file, tmp_path, route, capsys):
+    a, b = _matmul_inputs()
+    out = tmp_path / "out.npz"
+    arguments = [module_file, "--inputs", _inputs(tmp_path, arg0=a, arg1=b), "--outputs", str(out), "--route", route]
+    assert main(arguments + ["--check"]) == 0
+    assert "check against one device, shardings removed: passed" in capsys.readouterr().out
+    with np.load(out) as results:
+        assert results.files == ["result0"]
+        np.testing.assert_allclose(results["result0"], a @ b, rtol=1e-5, atol=1e-5)
+
+
+def test_json_report_parses_and_names_the_reduction(module_file, capsys):
+    assert main([module_file, "--check", "--report", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["route"] == "gspmd"
+    assert len(report["devices"]) == 8
+    assert [v["name"] for v in report["inputs"]] == ["arg0", "arg1"]
+    assert report["inputs"][0]["hlo_sharding"] == "{devices=[2,4]<=[8]}"
+    assert report["inputs"][1]["sdy_sharding"] == '#sdy.sharding<@mesh, [{"y"}, {}]>'
+    # Each device holds an 8/2 x 16/4 tile of arg0 and a 16/4 x 4 tile of arg1, 4 bytes an element.
+    assert report["memory_per_device_bytes"]["argument"] == (4 * 4 + 4 * 4) * 4
+    assert "all-reduce" in report["collective_counts"] or "reduce-scatter" in report["collective_counts"]
+    assert report["check"]["passed"] is True
+
+
+def test_text_report_sections(module_file, capsys):
+    assert main([module_file, "--report"]) == 0
+    text = capsys.readouterr().out
+    for heading in ("route:    gspmd", "memory per device:", "collectives:", "arg1 float32[16,4]"):
+        assert heading in text
+
+
+def test_wrong_input_names(module_file, tmp_path, capsys):
+    a, b = _matmul_inputs()
+    message = "inputs must be named arg0, arg1: missing arg1; unexpected x"
+    _fails_with([module_file, "--inputs", _inputs(tmp_path, arg0=a, x=b)], capsys, message)
+
+
+def test_wrong_input_shape(module_file, tmp_path, capsys):
+    a, b = _matmul_inputs()
+    message = "input arg1 is float32[4,16], but main's argument is float32[16,4]"
+    _fails_with([module_file, "--inputs", _inputs(tmp_path, arg0=a, arg1=b.T)], capsys, message)
+
+
+def test_wrong_input_dtype(module_file, tmp_path, capsys):
+    a, b = _matmul_inputs()
+    message = "input arg0 is float64[8,16], but main's argument is float32[8,16]"
+    _fails_with([module_file, "--inputs", _inputs(tmp_path, arg0=a.astype(np.float64), arg1=b)], capsys, message)
+
+
+def test_mesh_larger_than_the_device_count(module_file, capsys):
+    message = "mesh @mesh spans 8 devices, more than the 4 the module is compiled for"
+    _fails_with([module_file, "--devices", "4"], capsys, message)
+
+
+def test_too_few_devices(tmp_path, capsys):
+    path = tmp_path / "big.mlir"
+    path.write_text(SIXTEEN_DEVICE_MESH)
+    _fails_with([str(path)], capsys, "too few devices: the module needs 16, the cpu backend has 8")
+
+
+def test_unreadable_file_and_invalid_module(tmp_path, capsys):
+    _fails_with([str(tmp_path / "missing.mlir")], capsys, "could not open input file")
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("module { func.func @main( }")
+    _fails_with([str(bad)], capsys, "not a valid module")
+
+
+def test_outputs_differing_from_the_reference_fail_the_check(module_file, monkeypatch, capsys):
+    import pysdy.runtime.check as check
+
+    monkeypatch.setattr(check, "mismatch", lambda actual, expected: "1 of 32 elements differ")
+    _fails_with([module_file, "--check"], capsys, "outputs differ from one device, shardings removed")

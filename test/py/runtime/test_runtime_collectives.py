@@ -1,0 +1,56 @@
+"""Reading collectives from partitioned HLO text: kinds, replica groups in both spellings, bytes per device."""
+
+from pysdy.runtime.collectives import find_collectives, iota_groups, shape_bytes
+
+HLO = """
+HloModule m, entry_computation_layout={(f32[8,16]{1,0})->f32[8,16]{1,0}}
+
+ENTRY %main (p: f32[8,16]) -> f32[8,16] {
+  %p = f32[8,16]{1,0} parameter(0)
+  %q = f32[4]{0} parameter(1)
+  %r = bf16[4]{0} parameter(2)
+  %all-reduce = f32[8,16]{1,0} all-reduce(%p), channel_id=1, replica_groups=[2,4]<=[8], use_global_device_ids=true, to_apply=%add
+  %all-gather = f32[32,16]{1,0} all-gather(%all-reduce), channel_id=2, replica_groups=[4,2]<=[2,4]T(1,0), dimensions={0}, use_global_device_ids=true
+  %reduce-scatter = f32[8,16]{1,0} reduce-scatter(%all-gather), channel_id=3, replica_groups={{0,1,2,3},{4,5,6,7}}, dimensions={0}, to_apply=%add
+  %collective-permute-start = (f32[8,16]{1,0}, f32[8,16]{1,0}) collective-permute-start(%reduce-scatter), channel_id=4, source_target_pairs={{0,1},{1,0}}
+  %collective-permute-done = f32[8,16]{1,0} collective-permute-done(%collective-permute-start)
+  %tuple-all-reduce = (f32[4]{0}, bf16[4]{0}) all-reduce(%q, %r), replica_groups={}, to_apply=%add
+  ROOT %all-to-all = f32[8,16]{1,0} all-to-all(%collective-permute-done), replica_groups={{0,1}}, dimensions={1}
+}
+"""
+
+
+def test_kinds_in_text_order_without_async_done_halves():
+    kinds = [c.kind for c in find_collectives(HLO, 8)]
+    assert kinds == ["all-reduce", "all-gather", "reduce-scatter", "collective-permute", "all-reduce", "all-to-all"]
+
+
+def test_iota_replica_groups_reshape_then_transpose():
+    assert iota_groups("2,4", "8", None) == ((0, 1, 2, 3), (4, 5, 6, 7))
+    assert iota_groups("4,2", "2,4", "1,0") == ((0, 4), (1, 5), (2, 6), (3, 7))
+
+
+def test_groups_of_each_spelling():
+    found = find_collectives(HLO, 8)
+    assert found[0].groups == ((0, 1, 2, 3), (4, 5, 6, 7))
+    assert found[1].groups == ((0, 4), (1, 5), (2, 6), (3, 7))
+    assert found[2].groups == ((0, 1, 2, 3), (4, 5, 6, 7))
+    assert found[3].groups == ((0, 1), (1, 0))
+    assert found[3].groups_text() == "{{0->1},{1->0}}"
+    assert found[4].groups == (tuple(range(8)),)
+
+
+def test_bytes_per_device_follow_the_ring_formulas():
+    found = find_collectives(HLO, 8)
+    tile = 8 * 16 * 4
+    assert [c.operand_bytes for c in found] == [tile, tile, 4 * tile, tile, 16 + 8, tile]
+    assert found[0].sent_bytes == 2 * 3 * tile // 4  # all-reduce over 4: 2 (g-1)/g
+    assert found[1].sent_bytes == 4 * tile // 2  # all-gather over 2: (g-1)/g of the gathered result
+    assert found[2].sent_bytes == 3 * 4 * tile // 4  # reduce-scatter over 4: (g-1)/g of the operand
+    assert found[3].sent_bytes == tile  # a permute sends its operand
+    assert found[4].sent_bytes == round(2 * 7 / 8 * (16 + 8))  # tuple shape f32[4] + bf16[4], 8 devices
+
+
+def test_shape_bytes_adds_tuple_elements_and_skips_tokens():
+    assert shape_bytes("(f32[2,3]{1,0}, pred[4]{0}, token[])") == 2 * 3 * 4 + 4
+    assert shape_bytes("c64[2]{0}") == 16
