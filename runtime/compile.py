@@ -23,7 +23,7 @@ from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.devices import partition_count, select_devices
 from pysdy.runtime.errors import RuntimeInputError
 from pysdy.runtime.module_info import ModuleInfo, parse_module, read_module_info
-from pysdy.runtime.xla_limits import drop_shardings_xla_rejects
+from pysdy.runtime.xla_limits import drop_shardings_xla_rejects, reshards_as_constraints
 
 ROUTES = ("gspmd", "sdy")
 IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
@@ -117,7 +117,9 @@ def compile_module(
         if route == "gspmd":
             steps.append(EXPORT_PIPELINE)
             _run_passes(module, EXPORT_PIPELINE)
-        notes = drop_shardings_xla_rejects(module, "mhlo.sharding" if route == "gspmd" else "sdy.sharding")
+            notes = drop_shardings_xla_rejects(module, "mhlo.sharding")
+        else:
+            notes = reshards_as_constraints(module) + drop_shardings_xla_rejects(module, "sdy.sharding")
         compiled_text = str(module)
     executable = xla_compile(compiled_text, chosen, compile_options(chosen, shardy=route == "sdy"))
     return CompiledModule(route, chosen, info, ",".join(steps), propagated_text, compiled_text, executable, notes)

@@ -8,6 +8,7 @@ from jax._src.lib import xla_client as xc
 from jax._src.sharding_impls import GSPMDSharding
 
 from pysdy.runtime.compile import CompiledModule
+from pysdy.runtime.errors import RuntimeInputError
 
 
 def _sharding(compiled: CompiledModule, op_sharding) -> GSPMDSharding:
@@ -33,7 +34,12 @@ def device_arguments(compiled: CompiledModule, inputs: list[np.ndarray]) -> list
 
 def execute_on_devices(compiled: CompiledModule, arguments: list[jax.Array]) -> list[jax.Array]:
     """The executable run on sharded arguments; results as jax.Arrays with their compiled shardings."""
-    results = compiled.executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
+    try:
+        results = compiled.executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
+        for shards in results:
+            jax.block_until_ready(shards)
+    except xc.XlaRuntimeError as error:
+        raise RuntimeInputError(f"XLA failed running the module: {error}") from None
     output_shardings = _replicated_if_none(compiled.executable.get_output_shardings(), len(results))
     return [
         jax.make_array_from_single_device_arrays(spec.shape, _sharding(compiled, op_sharding), shards)

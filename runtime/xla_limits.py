@@ -9,6 +9,11 @@ decides the loop's sharding itself.
 (b) `stablehlo.case` / `stablehlo.if` branches whose returned values have
 different shardings: HLO's verifier rejects the conditional ("Inconsistent
 conditional sharding among instructions").
+(c) On the sdy route, `sdy.reshard`: jaxlib's compile path removes the meshes
+before it exports reshards, and then fails with "'sdy.reshard' op unknown
+mesh". After propagation a reshard to a sharding pins the same sharding on its
+result as an `sdy.sharding_constraint`, which that path does export, so it
+becomes one.
 """
 
 from __future__ import annotations
@@ -25,6 +30,27 @@ def _returned(region: ir.Region) -> list[ir.Value]:
 
 def _where(op: ir.Operation) -> str:
     return str(op.location)
+
+
+def reshards_as_constraints(module: ir.Module) -> list[str]:
+    """Replaces each `sdy.reshard` by an `sdy.sharding_constraint` to the same sharding (c); one note for all."""
+    reshards = nested_ops_named(module.operation, {"sdy.reshard"})
+    for reshard in reshards:
+        with ir.InsertionPoint(reshard), reshard.location:
+            constraint = ir.Operation.create(
+                "sdy.sharding_constraint",
+                results=[reshard.results[0].type],
+                operands=[reshard.operands[0]],
+                attributes={"sharding": reshard.attributes["sharding"]},
+            )
+        reshard.results[0].replace_all_uses_with(constraint.results[0])
+        reshard.erase()
+    if not reshards:
+        return []
+    return [
+        f"made {len(reshards)} sdy.reshard op(s) sdy.sharding_constraint ops to the same shardings: jaxlib 0.10.2's "
+        "compile path drops the meshes before exporting reshards and then rejects them"
+    ]
 
 
 def drop_shardings_xla_rejects(module: ir.Module, attribute: str) -> list[str]:

@@ -57,7 +57,8 @@ def _summary(name: str, array) -> str:
 
     values = np.array2string(array.ravel()[:6], precision=4, separator=", ")
     more = ", ..." if array.size > 6 else ""
-    return f"{name} {array.dtype.name}{list(array.shape)}: {values[:-1]}{more}]"
+    shape = ",".join(str(d) for d in array.shape)
+    return f"{name} {array.dtype.name}[{shape}]: {values[:-1]}{more}]"
 
 
 def _run(arguments: argparse.Namespace) -> int:
