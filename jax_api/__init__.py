@@ -1,8 +1,16 @@
 """`pysdy.jax`: JAX programs through pysdy's pipeline (a `jit` and a hook on JAX's compile step)."""
 
-from pysdy.jax.compatibility import TESTED_JAX_VERSIONS, IncompatibleJaxError, check_jax_compatibility
+from pysdy.jax.compatibility import TESTED_JAX_VERSIONS, IncompatibleJaxError
 from pysdy.jax.gspmd_export import PysdyExportError, export_for_gspmd
-from pysdy.jax.hook import PysdyCompilation, compilations, install, is_installed, pipeline_hook, uninstall
+from pysdy.jax.hook import (
+    PysdyCompilation,
+    check_hook_compatibility,
+    compilations,
+    install,
+    is_installed,
+    pipeline_hook,
+    uninstall,
+)
 from pysdy.jax.jit import PysdyJitted, PysdyLowered, jit
 
 __all__ = [
@@ -12,7 +20,7 @@ __all__ = [
     "PysdyExportError",
     "PysdyJitted",
     "PysdyLowered",
-    "check_jax_compatibility",
+    "check_hook_compatibility",
     "compilations",
     "export_for_gspmd",
     "install",

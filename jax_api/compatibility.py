@@ -9,6 +9,7 @@ the way pxla calls it are private to JAX, so each is checked before patching.
 from __future__ import annotations
 
 import inspect
+from typing import Callable
 
 import jax
 from jax._src import compiler, config
@@ -31,19 +32,22 @@ def _fail(reason: str) -> None:
     )
 
 
-def check_jax_compatibility() -> None:
-    """Raises IncompatibleJaxError unless this JAX calls XLA through the seam the hook patches."""
+def jax_compile_seam() -> Callable | None:
+    """JAX's own `compile_or_get_cached` (None if this JAX has none), read before anything patches it."""
+    return getattr(compiler, "compile_or_get_cached", None)
+
+
+def check_jax_compatibility(seam: Callable | None) -> None:
+    """Raises IncompatibleJaxError unless this JAX calls XLA through `seam`, JAX's `compile_or_get_cached`."""
     version = tuple(int(part) for part in jax.__version__.split(".")[:2])
     if version != _SUPPORTED_MAJOR_MINOR:
         _fail("the hook is untested")
-    seam = getattr(compiler, "compile_or_get_cached", None)
     if seam is None:
         _fail("jax._src.compiler.compile_or_get_cached does not exist")
     parameters = tuple(inspect.signature(seam).parameters)[: len(_SEAM_PARAMETERS)]
     if parameters != _SEAM_PARAMETERS:
         _fail(f"compile_or_get_cached takes {parameters}, not {_SEAM_PARAMETERS}")
-    caller = getattr(pxla, "_cached_compilation", None)
-    if caller is None or "compiler.compile_or_get_cached(" not in inspect.getsource(pxla):
+    if not hasattr(pxla, "_cached_compilation") or "compiler.compile_or_get_cached(" not in inspect.getsource(pxla):
         _fail("pxla no longer compiles through compiler.compile_or_get_cached")
     if "include_in_jit_key" not in inspect.signature(config.bool_state).parameters:
         _fail("config.bool_state cannot put the hook's state into the jit cache key")

@@ -20,7 +20,7 @@ from typing import Iterator
 from jax._src import compiler, config
 from jaxlib.mlir import ir
 
-from pysdy.jax.compatibility import check_jax_compatibility
+from pysdy.jax.compatibility import check_jax_compatibility, jax_compile_seam
 from pysdy.jax.gspmd_export import export_for_gspmd
 
 # The most recent compiles kept for `compilations()` (each holds two module texts).
@@ -50,7 +50,7 @@ class _HookState:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.original = compiler.compile_or_get_cached
+        self.original = jax_compile_seam()
         self.installed = False
         self.open_blocks = 0
         self.compilations: collections.deque[PysdyCompilation] = collections.deque(maxlen=KEPT_COMPILATIONS)
@@ -70,6 +70,11 @@ def _module_name(module: ir.Module) -> str:
     return ir.StringAttr(module.operation.attributes["sym_name"]).value
 
 
+def check_hook_compatibility() -> None:
+    """Raises IncompatibleJaxError unless the seam the hook wraps is the one JAX compiles through."""
+    check_jax_compatibility(_STATE.original)
+
+
 def _compile_through_pysdy(backend, computation, devices, compile_options, *rest, **kwargs):
     """compile_or_get_cached, with pysdy's export in place of the module and GSPMD in place of Shardy when active."""
     if not HOOK_ACTIVE.value:
@@ -87,7 +92,7 @@ def _compile_through_pysdy(backend, computation, devices, compile_options, *rest
 
 def install() -> None:
     """Makes every later `jax.jit` compile in this process go through pysdy, until `uninstall()`."""
-    check_jax_compatibility()
+    check_hook_compatibility()
     with _STATE.lock:
         _STATE.installed = True
         _STATE.patch()
@@ -110,7 +115,7 @@ def is_installed() -> bool:
 @contextlib.contextmanager
 def pipeline_hook() -> Iterator[None]:
     """Within the block (in this thread), `jax.jit` compiles through pysdy's pipeline and XLA's GSPMD partitioner."""
-    check_jax_compatibility()
+    check_hook_compatibility()
     with _STATE.lock:
         _STATE.open_blocks += 1
         _STATE.patch()

@@ -9,9 +9,8 @@ from typing import Any, Callable
 import jax
 from jax._src import traceback_util
 
-from pysdy.jax.compatibility import check_jax_compatibility
 from pysdy.jax.gspmd_export import export_for_gspmd
-from pysdy.jax.hook import pipeline_hook
+from pysdy.jax.hook import check_hook_compatibility, pipeline_hook
 
 # JAX's source locations and tracebacks then point at the user's code, not at these wrappers.
 traceback_util.register_exclusion(os.path.dirname(__file__))
@@ -33,10 +32,15 @@ class PysdyLowered:
         module = self._lowered.compiler_ir("stablehlo")
         return export_for_gspmd(module.operation.get_asm(enable_debug_info=True), self._name)
 
-    def compile(self, *args: Any, **kwargs: Any) -> jax.stages.Compiled:
-        """Compiles with XLA's GSPMD partitioner on pysdy's export; arguments as `jax.stages.Lowered.compile`."""
+    def compile(self, compiler_options: dict[str, Any] | None = None, **kwargs: Any) -> jax.stages.Compiled:
+        """Compiles with XLA's GSPMD partitioner on pysdy's export; arguments as `jax.stages.Lowered.compile`.
+
+        Compiler options are always passed (empty by default): without them JAX
+        memoizes the executable on the lowering itself, outside the caches whose
+        keys tell pysdy's executables from plain ones.
+        """
         with pipeline_hook():
-            return self._lowered.compile(*args, **kwargs)
+            return self._lowered.compile(compiler_options or {}, **kwargs)
 
 
 class PysdyJitted:
@@ -60,5 +64,5 @@ class PysdyJitted:
 def jit(fun: Callable, /, **jit_kwargs: Any) -> PysdyJitted:
     """`jax.jit(fun, **jit_kwargs)` (any of its arguments: in_shardings, out_shardings, static_argnums, donate_argnums,
     ...) compiled through pysdy's propagation and GSPMD export instead of XLA's Shardy pass."""
-    check_jax_compatibility()
+    check_hook_compatibility()
     return PysdyJitted(fun, jit_kwargs)

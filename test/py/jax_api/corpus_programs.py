@@ -13,7 +13,6 @@ from typing import Any, Callable
 
 import jax
 import jax_corpus
-from jax.sharding import NamedSharding
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,7 +64,3 @@ def corpus_programs() -> dict[str, CorpusProgram]:
         jax_corpus._lower = original
     return programs
 
-
-def sharding_tree(shardings) -> list[NamedSharding]:
-    """The shardings of a pytree of NamedShardings, as a flat list."""
-    return jax.tree.leaves(shardings, is_leaf=lambda x: isinstance(x, NamedSharding))

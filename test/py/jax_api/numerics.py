@@ -12,6 +12,8 @@ import pysdy.jax
 
 # Integer arguments of the corpus are indices, segment ids, offsets or branch indices; [0, 4) is in range for all.
 _INDEX_BOUND = 4
+# Programs whose matrices must be symmetric positive definite for the result to be defined.
+_POSITIVE_DEFINITE_ARGUMENTS = {"cholesky_batched"}
 
 
 def concrete_args(program: CorpusProgram, seed: int = 0):
@@ -30,7 +32,16 @@ def concrete_args(program: CorpusProgram, seed: int = 0):
             return (rng.standard_normal(abstract.shape) + 1j * rng.standard_normal(abstract.shape)).astype(dtype)
         return rng.standard_normal(abstract.shape).astype(dtype)
 
-    return jax.tree.map(value, program.abstract_args)
+    args = jax.tree.map(value, program.abstract_args)
+    if program.name in _POSITIVE_DEFINITE_ARGUMENTS:
+        args = tuple(_positive_definite(a) for a in args)
+    return args
+
+
+def _positive_definite(batch: np.ndarray) -> np.ndarray:
+    """Each matrix m of the batch as m m^T + n I, which a Cholesky factorization accepts."""
+    size = batch.shape[-1]
+    return (batch @ np.swapaxes(batch, -1, -2) + size * np.eye(size, dtype=batch.dtype)).astype(batch.dtype)
 
 
 @dataclasses.dataclass

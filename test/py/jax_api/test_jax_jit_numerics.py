@@ -62,6 +62,7 @@ RELATIVE_TOLERANCE = 1e-4
 def _assert_close(name: str, index: int, partitioned: np.ndarray, reference: np.ndarray) -> None:
     assert partitioned.shape == reference.shape and partitioned.dtype == reference.dtype, (name, index)
     if partitioned.dtype.kind in "fc":
+        assert np.all(np.isfinite(reference)), f"{name} output {index}: the reference is not finite"
         scale = max(float(np.max(np.abs(reference), initial=0.0)), 1.0)
         error = float(np.max(np.abs(partitioned.astype(np.complex128) - reference), initial=0.0))
         assert error <= RELATIVE_TOLERANCE * scale, f"{name} output {index}: max |diff| {error} (scale {scale})"
