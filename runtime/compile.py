@@ -104,11 +104,10 @@ def compile_module(
         raise RuntimeInputError(f"unknown route '{route}': use one of {', '.join(ROUTES)}")
     with make_context():
         module = parse_module(text, source_name)
-        steps = [PROPAGATION_PIPELINE]
-        if not any(op.operation.name == "sdy.mesh" for op in module.body.operations) and "mhlo.sharding" in text:
-            steps.insert(0, IMPORT_PIPELINE)
-            _run_passes(module, IMPORT_PIPELINE)
-        _run_passes(module, PROPAGATION_PIPELINE)
+        in_gspmd_form = "mhlo.sharding" in text and not any(op.operation.name == "sdy.mesh" for op in module.body.operations)
+        steps = [IMPORT_PIPELINE, PROPAGATION_PIPELINE] if in_gspmd_form else [PROPAGATION_PIPELINE]
+        for step in steps:
+            _run_passes(module, step)
         info = read_module_info(module)
         count = partition_count(info, devices)
         chosen = select_devices(count, backend)

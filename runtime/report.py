@@ -104,11 +104,15 @@ def _bytes_text(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MiB"
 
 
+def _printed(attributes) -> list[str | None]:
+    return [None if attribute is None else str(attribute) for attribute in attributes]
+
+
 def _sdy_shardings(propagated_text: str) -> tuple[list[str | None], list[str | None]]:
+    """main's argument and result shardings after pysdy's propagation, as sdy prints them."""
     with make_context():
         main = main_function(ir.Module.parse(propagated_text))
-        as_text = lambda attrs: [None if a is None else str(a) for a in attrs]  # noqa: E731
-        return as_text(arg_sharding_attrs(main)), as_text(result_sharding_attrs(main))
+        return _printed(arg_sharding_attrs(main)), _printed(result_sharding_attrs(main))
 
 
 def _values(names, specs, sdy, hlo) -> tuple[ValueSharding, ...]:

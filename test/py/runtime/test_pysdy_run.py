@@ -129,3 +129,25 @@ def test_outputs_differing_from_the_reference_fail_the_check(module_file, monkey
 
     monkeypatch.setattr(check, "mismatch", lambda actual, expected: "1 of 32 elements differ")
     _fails_with([module_file, "--check"], capsys, "outputs differ from one device, shardings removed")
+
+
+GSPMD_FORM = """
+module @matmul_gspmd attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[2,4]<=[8]}"},
+                         %arg1: tensor<16x4xf32> {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}"})
+      -> tensor<8x4xf32> {
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+"""
+
+
+def test_a_module_in_gspmd_form_is_imported_first(tmp_path, capsys):
+    path = tmp_path / "gspmd.mlir"
+    path.write_text(GSPMD_FORM)
+    assert main([str(path), "--check", "--report", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["pipeline"].startswith("xla-sdy-stablehlo-import-pipeline,sdy-propagation-pipeline,")
+    assert report["inputs"][1]["sdy_sharding"] == '#sdy.sharding<@mesh, [{"_axis_1"}, {}]>'
+    assert report["check"]["passed"] is True
