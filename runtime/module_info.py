@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import ml_dtypes
 import numpy as np
 from jaxlib.mlir import ir
 
@@ -14,6 +15,7 @@ from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.runtime.errors import RuntimeInputError
 
 _ELEMENT_DTYPES = {
+    "bf16": ml_dtypes.bfloat16,
     "f16": np.float16,
     "f32": np.float32,
     "f64": np.float64,
@@ -29,12 +31,6 @@ _ELEMENT_DTYPES = {
     "complex<f32>": np.complex64,
     "complex<f64>": np.complex128,
 }
-
-
-def _bfloat16():
-    import ml_dtypes
-
-    return ml_dtypes.bfloat16
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,16 +68,11 @@ def mesh_devices(mesh: Mesh) -> int:
 
 def tensor_spec(type_: ir.Type, what: str) -> TensorSpec:
     if not isinstance(type_, ir.RankedTensorType):
-        raise RuntimeInputError(f"{what} has type {type_}; pysdy-run handles ranked tensors only")
-    tensor = type_
-    element = str(tensor.element_type)
-    if element == "bf16":
-        dtype = np.dtype(_bfloat16())
-    elif element in _ELEMENT_DTYPES:
-        dtype = np.dtype(_ELEMENT_DTYPES[element])
-    else:
-        raise RuntimeInputError(f"{what} has element type {element}, which pysdy-run cannot make host arrays of")
-    return TensorSpec(tuple(tensor.shape), dtype)
+        raise RuntimeInputError(f"{what} has type {type_}; the runtime handles ranked tensors only")
+    element = str(type_.element_type)
+    if element not in _ELEMENT_DTYPES:
+        raise RuntimeInputError(f"{what} has element type {element}, which the runtime cannot make host arrays of")
+    return TensorSpec(tuple(type_.shape), np.dtype(_ELEMENT_DTYPES[element]))
 
 
 def main_function(module: ir.Module) -> ir.Operation:
