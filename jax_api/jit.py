@@ -7,13 +7,14 @@ import os
 from typing import Any, Callable
 
 import jax
-from jax._src import traceback_util
+from jax._src import source_info_util, traceback_util
 
 from pysdy.jax.gspmd_export import export_for_gspmd
 from pysdy.jax.hook import check_hook_compatibility, pipeline_hook
 
 # JAX's source locations and tracebacks then point at the user's code, not at these wrappers.
 traceback_util.register_exclusion(os.path.dirname(__file__))
+source_info_util.register_exclusion(os.path.dirname(__file__))
 
 
 class PysdyLowered:
