@@ -1,7 +1,7 @@
 """`pysdy.jax`: JAX programs through pysdy's pipeline (a `jit` and a hook on JAX's compile step)."""
 
 from pysdy.jax.compatibility import TESTED_JAX_VERSIONS, IncompatibleJaxError
-from pysdy.jax.gspmd_export import PysdyExportError, export_for_gspmd
+from pysdy.jax.gspmd_export import GspmdExport, PysdyExportError, export_for_gspmd
 from pysdy.jax.hook import (
     PysdyCompilation,
     check_hook_compatibility,
@@ -15,6 +15,7 @@ from pysdy.jax.jit import PysdyJitted, PysdyLowered, jit
 
 __all__ = [
     "TESTED_JAX_VERSIONS",
+    "GspmdExport",
     "IncompatibleJaxError",
     "PysdyCompilation",
     "PysdyExportError",

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from jaxlib.mlir import ir
 
 from pysdy.dialects.context import make_context
-from pysdy.jax.xla_rejected_shardings import drop_shardings_xla_rejects
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+from pysdy.runtime.xla_limits import drop_shardings_xla_rejects
 
 # What XLA runs on an sdy module before GSPMD partitioning, here as pysdy's Python passes, in two halves: the
-# shardings XLA rejects (see xla_rejected_shardings.py) are dropped in between.
+# shardings jaxlib's XLA rejects (see pysdy/runtime/xla_limits.py) are dropped in between.
 PROPAGATION_PIPELINE = "builtin.module(sdy-propagation-pipeline)"
 EXPORT_PIPELINE = "builtin.module(xla-sdy-stablehlo-export-pipeline)"
 # A module JAX lowered with `mhlo.sharding`s (jax_use_shardy_partitioner=False) is imported to sdy first.
@@ -20,8 +22,16 @@ class PysdyExportError(RuntimeError):
     """pysdy's pipeline rejected a JAX module; the message carries the pass diagnostics."""
 
 
-def export_for_gspmd(module_text: str, module_name: str = "module", from_gspmd: bool = False) -> str:
-    """The module after pysdy's `sdy-propagation-pipeline` and `xla-sdy-stablehlo-export-pipeline`, printed.
+@dataclasses.dataclass(frozen=True)
+class GspmdExport:
+    """The module text XLA's GSPMD partitioner gets, and a note for each sharding dropped because XLA rejects it."""
+
+    text: str
+    dropped_shardings: tuple[str, ...]
+
+
+def export_for_gspmd(module_text: str, module_name: str = "module", from_gspmd: bool = False) -> GspmdExport:
+    """The module after pysdy's `sdy-propagation-pipeline` and `xla-sdy-stablehlo-export-pipeline`.
 
     With `from_gspmd`, the module's `mhlo.sharding`s are first imported to sdy
     (`xla-sdy-stablehlo-import-pipeline`). The module is re-parsed in pysdy's
@@ -36,11 +46,11 @@ def export_for_gspmd(module_text: str, module_name: str = "module", from_gspmd: 
             if from_gspmd:
                 run_pipeline(module, parse_pipeline(IMPORT_PIPELINE))
             run_pipeline(module, parse_pipeline(PROPAGATION_PIPELINE))
-            drop_shardings_xla_rejects(module)
+            dropped = drop_shardings_xla_rejects(module, "sdy.sharding")
             run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
         except ir.MLIRError as error:
             raise PysdyExportError(_failure_message(module_name, error)) from None
-        return module.operation.get_asm(enable_debug_info=True)
+        return GspmdExport(module.operation.get_asm(enable_debug_info=True), tuple(dropped))
 
 
 def _failure_message(module_name: str, error: ir.MLIRError) -> str:

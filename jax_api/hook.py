@@ -37,12 +37,14 @@ HOOK_ACTIVE = config.bool_state(
 
 @dataclasses.dataclass(frozen=True)
 class PysdyCompilation:
-    """What the hook did for one XLA compile: JAX's module, pysdy's exported module and the partition count."""
+    """What the hook did for one XLA compile: JAX's module, pysdy's exported module, the partition count, and a note
+    for each sharding dropped because jaxlib's XLA rejects it."""
 
     module_name: str
     jax_module: str
     exported_module: str
     num_partitions: int
+    dropped_shardings: tuple[str, ...]
 
 
 class _HookState:
@@ -87,12 +89,14 @@ def _compile_through_pysdy(backend, computation, devices, compile_options, *rest
         return _STATE.original(backend, computation, devices, compile_options, *rest, **kwargs)
     name = _module_name(computation)
     jax_text = computation.operation.get_asm(enable_debug_info=True)
-    exported_text = export_for_gspmd(jax_text, name, from_gspmd=_lowered_for_gspmd(computation, jax_text))
-    exported = ir.Module.parse(exported_text, context=computation.context)
+    export = export_for_gspmd(jax_text, name, from_gspmd=_lowered_for_gspmd(computation, jax_text))
+    exported = ir.Module.parse(export.text, context=computation.context)
     compile_options.executable_build_options.use_shardy_partitioner = False
     executable = _STATE.original(backend, exported, devices, compile_options, *rest, **kwargs)
     with _STATE.lock:
-        _STATE.compilations.append(PysdyCompilation(name, jax_text, exported_text, compile_options.num_partitions))
+        _STATE.compilations.append(
+            PysdyCompilation(name, jax_text, export.text, compile_options.num_partitions, export.dropped_shardings)
+        )
     return executable
 
 

@@ -31,7 +31,7 @@ class PysdyLowered:
     def exported_text(self) -> str:
         """The module pysdy hands XLA: JAX's lowering after sdy propagation and the GSPMD export."""
         module = self._lowered.compiler_ir("stablehlo")
-        return export_for_gspmd(module.operation.get_asm(enable_debug_info=True), self._name)
+        return export_for_gspmd(module.operation.get_asm(enable_debug_info=True), self._name).text
 
     def compile(self, compiler_options: dict[str, Any] | None = None, **kwargs: Any) -> jax.stages.Compiled:
         """Compiles with XLA's GSPMD partitioner on pysdy's export; arguments as `jax.stages.Lowered.compile`.
