@@ -72,4 +72,5 @@ def run_both(program: CorpusProgram, reference_on_mesh: bool = False) -> Numeric
 def collective_kinds(hlo_text: str) -> set[str]:
     """The collective op kinds in a compiled (partitioned) HLO module's text."""
     kinds = ("all-reduce", "all-gather", "all-to-all", "collective-permute", "reduce-scatter")
-    return {kind for kind in kinds for line in hlo_text.splitlines() if f" {kind}(" in line or f" {kind}-start(" in line}
+    lines = hlo_text.splitlines()
+    return {kind for kind in kinds for line in lines if f" {kind}(" in line or f" {kind}-start(" in line}

@@ -162,15 +162,18 @@ def test_pysdy_jit_is_jax_jit_through_pysdy(mesh, xla_compiles):
 
 def test_matching_shardings_need_no_collectives(mesh):
     sharding = NamedSharding(mesh, P("x", "y"))
-    elementwise = pysdy.jax.jit(lambda a, b: jnp.sin(a) * b + 1, in_shardings=(sharding, sharding), out_shardings=sharding)
+    elementwise = pysdy.jax.jit(
+        lambda a, b: jnp.sin(a) * b + 1, in_shardings=(sharding, sharding), out_shardings=sharding
+    )
     a = np.ones((8, 16), np.float32)
     assert collective_kinds(elementwise.lower(a, a).compile().as_text()) == set()
 
 
 def test_a_module_jax_lowered_for_gspmd_is_imported_first(mesh, xla_compiles):
     x, w = _inputs()
+    shardings = (NamedSharding(mesh, P("x", "y")), NamedSharding(mesh, P("y", None)))
     with jax_config.use_shardy_partitioner(False):
-        result = pysdy.jax.jit(lambda x, w: jnp.tanh(x @ w), in_shardings=(NamedSharding(mesh, P("x", "y")), NamedSharding(mesh, P("y", None))))(x, w)
+        result = pysdy.jax.jit(lambda x, w: jnp.tanh(x @ w), in_shardings=shardings)(x, w)
     record = pysdy.jax.compilations()[-1]
     assert "mhlo.sharding" in record.jax_module and not _has_sdy(record.jax_module)
     np.testing.assert_allclose(np.asarray(result), np.tanh(x @ w), rtol=1e-5, atol=1e-5)

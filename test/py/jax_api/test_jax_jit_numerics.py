@@ -44,7 +44,8 @@ REQUIRED_COLLECTIVES = {
     "shard_map_psum_scatter_and_axis_index": "reduce-scatter",
     "shard_map_inside_jit_mixed": "all-reduce",
 }
-# Loops with loop-invariant state, whose while sharding jaxlib's XLA rejects: dropped, with a note (runtime/xla_limits.py).
+# Loops with loop-invariant state, whose while sharding jaxlib's XLA rejects: dropped with a note
+# (runtime/xla_limits.py).
 LOOPS_XLA_REJECTS = {"scan_over_layers", "scan_over_layers_grad", "while_loop_power_iteration", "linalg_solve_lu"}
 FAST = [
     "mlp_forward",
