@@ -29,10 +29,10 @@ from pysdy.dialects.context import make_context
 from pysdy.dialects.sdy import ManualAxes, Mesh, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.ir_walk import nested_ops_named
-from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.gspmd.sdy_to_hlo_sharding import to_hlo_sharding
-from pysdy.passes.pipeline import functions_of, parse_pipeline, run_pipeline
 from pysdy.passes.import_.symbols import symbol_name
+from pysdy.passes.pipeline import functions_of, parse_pipeline, run_pipeline
+from pysdy.runtime.xla_limits import drop_shardings_xla_rejects
 
 FAST = [
     "mlp_forward",
@@ -205,30 +205,11 @@ module @repro attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 :
 """
 
 
-def _returned(region: ir.Region) -> list[ir.Value]:
-    block = region.blocks[0]
-    return list(block.operations[len(block.operations) - 1].operands)
-
-
 def without_shardings_xla_rejects(text: str) -> str:
-    """The module without (a) the sharding of each `stablehlo.while` whose body returns an argument
-    unchanged at its own position and (b) the shardings of the ops whose results `stablehlo.case` or
-    `stablehlo.if` branches return with different shardings."""
+    """The module without the shardings jaxlib's XLA rejects before partitioning (the runtime drops the same)."""
     with make_context():
         module = ir.Module.parse(text)
-        for op in nested_ops_named(module.operation, {"stablehlo.while", "stablehlo.case", "stablehlo.if"}):
-            if op.name == "stablehlo.while":
-                body = op.regions[1].blocks[0]
-                if any(v == arg for v, arg in zip(_returned(op.regions[1]), body.arguments)):
-                    if "sdy.sharding" in op.attributes:
-                        del op.attributes["sdy.sharding"]
-                continue
-            for values in zip(*(_returned(branch) for branch in op.regions)):
-                if len({str(get_sharding(v)) for v in values}) == 1:
-                    continue
-                for value in values:
-                    if isinstance(value, ir.OpResult) and "sdy.sharding" in value.owner.attributes:
-                        del value.owner.attributes["sdy.sharding"]
+        drop_shardings_xla_rejects(module, "sdy.sharding")
         return str(module)
 
 
@@ -251,8 +232,7 @@ def test_xla_rejects_what_the_oracle_drops(text, message):
 def _compile_check(name: str) -> None:
     gspmd, _ = lowerings(name)
     propagated = imported(gspmd, "xla-sdy-stablehlo-import-pipeline,sdy-propagation-pipeline")
-    # jaxlib's compile path exports sharding constraints but not reshards (it drops the meshes first and
-    # then rejects `sdy.reshard`); a reshard to a sharding is the same constraint on the value.
+    # jaxlib's compile path exports sharding constraints but not reshards (see runtime/xla_limits.py).
     propagated = propagated.replace("sdy.reshard", "sdy.sharding_constraint")
     propagated = without_shardings_xla_rejects(propagated)
     assert compiled_parameter_shardings(propagated, True) == compiled_parameter_shardings(gspmd, False)
