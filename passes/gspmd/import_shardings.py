@@ -224,7 +224,8 @@ def _op_site(op: ir.Operation) -> _Site:
     def write(values):
         op.attributes[func_attrs.SHARDING] = TensorShardingPerValue(tuple(v.sharding for v in values)).to_attr()
         del op.attributes[MHLO_SHARDING]
-        manual = sorted({axis for v in values for axis in v.manual_axes})
+        # Each value lists its manual axes in mesh order.
+        manual = list(dict.fromkeys(axis for v in values for axis in v.manual_axes))
         if manual and (op.name == COPY or _custom_call_target(op) in KEEPS_MANUAL_AXES):
             op.attributes[MANUAL_AXES] = ManualAxes(tuple(manual)).to_attr()
 
