@@ -281,8 +281,9 @@ def _all_programs():
     return program_names()
 
 
-# pysdy's propagation has no rule for `chlo.top_k` (it warns), XLA's Shardy shards its results: a
-# propagation difference, not an export one.
+# Shardy has no rule for `chlo.top_k` (jaxlib's C++ propagation warns and leaves its results unsharded,
+# as pysdy's does: the propagation tests compare them), while XLA's compile first turns it into an
+# `mhlo.topk` custom call, which it shards: a difference of XLA's pre-processing, not of the export.
 PROPAGATION_DIFFERS = {"top_k_last_axis"}
 
 
@@ -290,7 +291,7 @@ PROPAGATION_DIFFERS = {"top_k_last_axis"}
 @pytest.mark.parametrize(
     "name",
     [
-        pytest.param(n, marks=pytest.mark.xfail(reason="no chlo.top_k rule in pysdy's propagation", strict=True))
+        pytest.param(n, marks=pytest.mark.xfail(reason="XLA shards chlo.top_k as mhlo.topk; Shardy's registry has no chlo.top_k rule", strict=True))
         if n in PROPAGATION_DIFFERS
         else n
         for n in _all_programs()
