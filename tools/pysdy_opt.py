@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import traceback
 
 from jaxlib.mlir import passmanager
 
@@ -24,6 +23,7 @@ from pysdy.passes.pipeline import (
     parse_pipeline,
 )
 from pysdy.passes.registry import all_passes, unknown_pass_message
+from pysdy.tools.internal_error import report_internal_error
 
 # Flags that take no value: flag name -> OptSettings field.
 _SWITCHES = {
@@ -156,13 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _run(argv)
     except Exception as error:  # a pysdy bug: report it as one, never as a bare traceback
-        if os.environ.get("PYSDY_TRACEBACK"):
-            traceback.print_exc()
-        sys.stderr.write(
-            f"pysdy-opt: internal error: {type(error).__name__}: {error}\n"
-            "(this is a bug in pysdy; set PYSDY_TRACEBACK=1 to see where)\n"
-        )
-        return 1
+        return report_internal_error("pysdy-opt", error)
 
 
 def _run(argv: list[str]) -> int:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
+
+from pysdy.tools.internal_error import report_internal_error
 
 # Read by JAX and XLA when they start, unless already set: the CPU backend gets 8 virtual devices, and
 # XLA logs only errors (its warning that GSPMD is deprecated would come with every GSPMD-route run).
@@ -106,13 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"pysdy-run: error: {error}\n")
         return 1
     except Exception as error:  # a pysdy bug: report it as one, never as a bare traceback
-        if os.environ.get("PYSDY_TRACEBACK"):
-            traceback.print_exc()
-        sys.stderr.write(
-            f"pysdy-run: internal error: {type(error).__name__}: {error}\n"
-            "(this is a bug in pysdy; set PYSDY_TRACEBACK=1 to see where)\n"
-        )
-        return 1
+        return report_internal_error("pysdy-run", error)
 
 
 if __name__ == "__main__":
