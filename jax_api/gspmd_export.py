@@ -7,15 +7,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.context import make_context
-from pysdy.passes.pipeline import parse_pipeline, run_pipeline
-from pysdy.runtime.xla_limits import drop_shardings_xla_rejects
-
-# What XLA runs on an sdy module before GSPMD partitioning, here as pysdy's Python passes, in two halves: the
-# shardings jaxlib's XLA rejects (see pysdy/runtime/xla_limits.py) are dropped in between.
-PROPAGATION_PIPELINE = "builtin.module(sdy-propagation-pipeline)"
-EXPORT_PIPELINE = "builtin.module(xla-sdy-stablehlo-export-pipeline)"
-# A module JAX lowered with `mhlo.sharding`s (jax_use_shardy_partitioner=False) is imported to sdy first.
-IMPORT_PIPELINE = "builtin.module(xla-sdy-stablehlo-import-pipeline)"
+from pysdy.runtime.pysdy_passes import prepare_for_xla, propagate
 
 
 class PysdyExportError(RuntimeError):
@@ -30,12 +22,12 @@ class GspmdExport:
     dropped_shardings: tuple[str, ...]
 
 
-def export_for_gspmd(module_text: str, module_name: str = "module", from_gspmd: bool = False) -> GspmdExport:
-    """The module after pysdy's `sdy-propagation-pipeline` and `xla-sdy-stablehlo-export-pipeline`.
+def export_for_gspmd(module_text: str, module_name: str = "module") -> GspmdExport:
+    """The module after pysdy's `sdy-propagation-pipeline` and `xla-sdy-stablehlo-export-pipeline`, as the
+    runtime's GSPMD route makes it (a module JAX lowered with `mhlo.sharding`s is imported first).
 
-    With `from_gspmd`, the module's `mhlo.sharding`s are first imported to sdy
-    (`xla-sdy-stablehlo-import-pipeline`). The module is re-parsed in pysdy's
-    own context, so JAX's context and its module are never modified.
+    The module is re-parsed in pysdy's own context, so JAX's context and its
+    module are never modified.
     """
     with make_context():
         try:
@@ -43,11 +35,8 @@ def export_for_gspmd(module_text: str, module_name: str = "module", from_gspmd: 
         except ir.MLIRError as error:
             raise PysdyExportError(f"pysdy cannot parse the module JAX lowered for '{module_name}':\n{error}") from None
         try:
-            if from_gspmd:
-                run_pipeline(module, parse_pipeline(IMPORT_PIPELINE))
-            run_pipeline(module, parse_pipeline(PROPAGATION_PIPELINE))
-            dropped = drop_shardings_xla_rejects(module, "sdy.sharding")
-            run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
+            propagate(module)
+            dropped = prepare_for_xla(module, "gspmd")
         except ir.MLIRError as error:
             raise PysdyExportError(_failure_message(module_name, error)) from None
         return GspmdExport(module.operation.get_asm(enable_debug_info=True), tuple(dropped))

@@ -72,12 +72,6 @@ def _module_name(module: ir.Module) -> str:
     return ir.StringAttr(module.operation.attributes["sym_name"]).value
 
 
-def _lowered_for_gspmd(module: ir.Module, module_text: str) -> bool:
-    """Whether JAX lowered the module with `mhlo.sharding`s (jax_use_shardy_partitioner=False) rather than sdy."""
-    has_mesh = any(op.operation.name == "sdy.mesh" for op in module.body.operations)
-    return not has_mesh and "mhlo.sharding" in module_text
-
-
 def check_hook_compatibility() -> None:
     """Raises IncompatibleJaxError unless the seam the hook wraps is the one JAX compiles through."""
     check_jax_compatibility(_STATE.original)
@@ -89,7 +83,7 @@ def _compile_through_pysdy(backend, computation, devices, compile_options, *rest
         return _STATE.original(backend, computation, devices, compile_options, *rest, **kwargs)
     name = _module_name(computation)
     jax_text = computation.operation.get_asm(enable_debug_info=True)
-    export = export_for_gspmd(jax_text, name, from_gspmd=_lowered_for_gspmd(computation, jax_text))
+    export = export_for_gspmd(jax_text, name)
     exported = ir.Module.parse(export.text, context=computation.context)
     compile_options.executable_build_options.use_shardy_partitioner = False
     executable = _STATE.original(backend, exported, devices, compile_options, *rest, **kwargs)

@@ -19,16 +19,10 @@ from jax._src.lib import xla_client as xc
 from jaxlib.mlir import ir
 
 from pysdy.dialects.context import make_context
-from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.devices import partition_count, select_devices
 from pysdy.runtime.errors import RuntimeInputError
 from pysdy.runtime.module_info import ModuleInfo, parse_module, read_module_info
-from pysdy.runtime.xla_limits import drop_shardings_xla_rejects, reshards_as_constraints
-
-ROUTES = ("gspmd", "sdy")
-IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
-PROPAGATION_PIPELINE = "sdy-propagation-pipeline"
-EXPORT_PIPELINE = "xla-sdy-stablehlo-export-pipeline"
+from pysdy.runtime.pysdy_passes import EXPORT_PIPELINE, ROUTES, prepare_for_xla, propagate
 
 
 @dataclasses.dataclass
@@ -85,13 +79,6 @@ def _set_partitions(module: ir.Module, count: int) -> None:
     attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), count)
 
 
-def _run_passes(module: ir.Module, pipeline: str) -> None:
-    try:
-        run_pipeline(module, parse_pipeline(pipeline))
-    except ir.MLIRError as error:
-        raise RuntimeInputError(f"pysdy's {pipeline} failed: {error}") from None
-
-
 def compile_module(
     text: str,
     devices: int | None = None,
@@ -104,21 +91,18 @@ def compile_module(
         raise RuntimeInputError(f"unknown route '{route}': use one of {', '.join(ROUTES)}")
     with make_context():
         module = parse_module(text, source_name)
-        in_gspmd_form = "mhlo.sharding" in text and not any(op.operation.name == "sdy.mesh" for op in module.body.operations)
-        steps = [IMPORT_PIPELINE, PROPAGATION_PIPELINE] if in_gspmd_form else [PROPAGATION_PIPELINE]
-        for step in steps:
-            _run_passes(module, step)
-        info = read_module_info(module)
-        count = partition_count(info, devices)
-        chosen = select_devices(count, backend)
-        _set_partitions(module, count)
-        propagated_text = str(module)
+        try:
+            steps = propagate(module)
+            info = read_module_info(module)
+            count = partition_count(info, devices)
+            chosen = select_devices(count, backend)
+            _set_partitions(module, count)
+            propagated_text = str(module)
+            notes = prepare_for_xla(module, route)
+        except ir.MLIRError as error:
+            raise RuntimeInputError(f"pysdy's passes failed: {error}") from None
         if route == "gspmd":
             steps.append(EXPORT_PIPELINE)
-            _run_passes(module, EXPORT_PIPELINE)
-            notes = drop_shardings_xla_rejects(module, "mhlo.sharding")
-        else:
-            notes = reshards_as_constraints(module) + drop_shardings_xla_rejects(module, "sdy.sharding")
         compiled_text = str(module)
     executable = xla_compile(compiled_text, chosen, compile_options(chosen, shardy=route == "sdy"))
     return CompiledModule(route, chosen, info, ",".join(steps), propagated_text, compiled_text, executable, notes)

@@ -16,6 +16,7 @@ import numpy as np
 from jaxlib.mlir import ir
 
 from pysdy.dialects.context import make_context
+from pysdy.passes.common.custom_calls import custom_call_target
 from pysdy.passes.common.func_attrs import num_arguments, num_results, set_arg_attrs, set_result_attrs
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.runtime.compile import CompiledModule, compile_options, xla_compile
@@ -36,17 +37,13 @@ class Reference:
     description: str
 
 
-def _custom_call_target(op: ir.Operation) -> str:
-    return ir.StringAttr(op.attributes["call_target_name"]).value
-
-
 def unpartitioned_text(text: str) -> str | None:
     """`text` with every sharding annotation removed, or None if it holds manual (per-device) code."""
     with make_context():
         module = parse_module(text)
         for op in nested_ops(module.operation):
             name = op.name
-            target = _custom_call_target(op) if name == "stablehlo.custom_call" else None
+            target = custom_call_target(op)
             if name == "sdy.manual_computation" or target in _GSPMD_MANUAL:
                 return None
             if name in _FORWARDING_OPS or target in _GSPMD_ANNOTATIONS:

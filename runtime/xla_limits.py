@@ -20,12 +20,8 @@ from __future__ import annotations
 
 from jaxlib.mlir import ir
 
+from pysdy.passes.common.data_flow import terminator_operands
 from pysdy.passes.common.ir_walk import nested_ops_named
-
-
-def _returned(region: ir.Region) -> list[ir.Value]:
-    block = region.blocks[0]
-    return list(block.operations[len(block.operations) - 1].operands)
 
 
 def _where(op: ir.Operation) -> str:
@@ -59,7 +55,7 @@ def drop_shardings_xla_rejects(module: ir.Module, attribute: str) -> list[str]:
     for op in nested_ops_named(module.operation, {"stablehlo.while", "stablehlo.case", "stablehlo.if"}):
         if op.name == "stablehlo.while":
             body_args = op.regions[1].blocks[0].arguments
-            if attribute in op.attributes and any(v == a for v, a in zip(_returned(op.regions[1]), body_args)):
+            if attribute in op.attributes and any(v == a for v, a in zip(terminator_operands(op.regions[1]), body_args)):
                 del op.attributes[attribute]
                 notes.append(
                     f"dropped the sharding of the stablehlo.while at {_where(op)}: its body returns a loop-invariant "
@@ -67,7 +63,7 @@ def drop_shardings_xla_rejects(module: ir.Module, attribute: str) -> list[str]:
                     "the loop state); XLA's partitioner chooses the loop's sharding"
                 )
             continue
-        for values in zip(*(_returned(branch) for branch in op.regions)):
+        for values in zip(*(terminator_operands(branch) for branch in op.regions)):
             owners = [v.owner for v in values if isinstance(v, ir.OpResult)]
             shardings = {str(o.attributes[attribute]) if attribute in o.attributes else None for o in owners}
             if len(shardings) < 2:

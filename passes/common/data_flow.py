@@ -94,7 +94,8 @@ def edge_of_source(use) -> ir.Operation | None:
     return None if owner is None else edge_user(owner)
 
 
-def _terminator_operands(region: ir.Region) -> list[ir.Value]:
+def terminator_operands(region: ir.Region) -> list[ir.Value]:
+    """What the region's (single) block returns."""
     operations = list(region.blocks[0].operations)
     return list(operations[-1].operands)
 
@@ -105,13 +106,13 @@ def edge_sources(edge: ir.Operation) -> list[ir.Value]:
     owner = owning_op(owner_value)
     if owner.name in REGION_EDGE_OPS:
         if isinstance(owner_value, ir.OpResult):
-            return [_terminator_operands(owner.regions[0])[owner_value.result_number]]
+            return [terminator_operands(owner.regions[0])[owner_value.result_number]]
         return [owner.operands[owner_value.arg_number]]
     number = owner_value.result_number
     if owner.name == "stablehlo.while":
-        return [owner.operands[number], _terminator_operands(owner.regions[1])[number]]
+        return [owner.operands[number], terminator_operands(owner.regions[1])[number]]
     if owner.name == "stablehlo.case":
-        return [_terminator_operands(region)[number] for region in owner.regions]
+        return [terminator_operands(region)[number] for region in owner.regions]
     return [owner.operands[number]]
 
 

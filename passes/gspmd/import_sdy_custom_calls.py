@@ -18,6 +18,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from pysdy.dialects.sdy import DimSharding, TensorSharding, TensorShardingPerValue
+from pysdy.passes.common.custom_calls import custom_call_target
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.registry import Pass, PassFailure, register_pass
 
@@ -37,10 +38,6 @@ def unspecified_dims(backend_config: str) -> list[int]:
     if match is None:
         raise ValueError(f"cannot parse the Sharding custom call's backend_config \"{backend_config}\"")
     return [int(d) for d in match.group(1).split(",") if d.strip()]
-
-
-def _target(op: ir.Operation) -> str:
-    return ir.StringAttr(op.attributes["call_target_name"]).value
 
 
 def _fail(op: ir.Operation, message: str) -> None:
@@ -118,7 +115,7 @@ class ImportSdyCustomCallsPass(Pass):
 
     def run(self, module: ir.Operation) -> None:
         for op in nested_ops(module, name="stablehlo.custom_call"):
-            target = _target(op)
+            target = custom_call_target(op)
             if target == SHARDING_TARGET:
                 _import_sharding(op)
             elif target == SHARDING_GROUP_TARGET:

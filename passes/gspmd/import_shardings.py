@@ -34,6 +34,7 @@ from jaxlib.mlir.dialects import sdy
 from pysdy.dialects.hlo_sharding import HloSharding, Kind
 from pysdy.dialects.sdy import DimSharding, ManualAxes, Mesh, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import func_attrs
+from pysdy.passes.common.custom_calls import custom_call_target
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.values import type_rank
 from pysdy.passes.gspmd.hlo_to_sdy_sharding import (
@@ -226,16 +227,10 @@ def _op_site(op: ir.Operation) -> _Site:
         del op.attributes[MHLO_SHARDING]
         # Each value lists its manual axes in mesh order.
         manual = list(dict.fromkeys(axis for v in values for axis in v.manual_axes))
-        if manual and (op.name == COPY or _custom_call_target(op) in KEEPS_MANUAL_AXES):
+        if manual and (op.name == COPY or custom_call_target(op) in KEEPS_MANUAL_AXES):
             op.attributes[MANUAL_AXES] = ManualAxes(tuple(manual)).to_attr()
 
     return _Site(op, label, leaves, write)
-
-
-def _custom_call_target(op: ir.Operation) -> str | None:
-    if op.name != "stablehlo.custom_call":
-        return None
-    return ir.StringAttr(op.attributes["call_target_name"]).value
 
 
 # --------------------------------------------------------------------------

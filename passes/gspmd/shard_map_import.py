@@ -29,6 +29,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from pysdy.dialects.sdy import AxisRef, ManualAxes, Mesh, TensorSharding, TensorShardingPerValue
+from pysdy.passes.common.custom_calls import custom_call_target
 from pysdy.passes.common.func_bodies import move_func_body
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.gspmd.import_shardings import MANUAL_AXES
@@ -46,17 +47,10 @@ class _NoPattern(Exception):
     """The call is not in the shape JAX gives a shard_map."""
 
 
-def _custom_call_target(value: ir.Value) -> str | None:
-    if not isinstance(value, ir.OpResult) or value.owner.name != "stablehlo.custom_call":
-        return None
-    return ir.StringAttr(value.owner.attributes["call_target_name"]).value
-
-
 def _is_shard_map_custom_call(op: ir.Operation, target: str) -> bool:
     """One operand, one used result, the target (XLA's test)."""
     return (
-        op.name == "stablehlo.custom_call"
-        and ir.StringAttr(op.attributes["call_target_name"]).value == target
+        custom_call_target(op) == target
         and len(op.operands) == 1
         and len(op.results) == 1
         and not _unused(op.results[0])
@@ -95,7 +89,7 @@ def _argument_pair(operand: ir.Value) -> _Pair:
     if not _is_shard_map_custom_call(full_to_shard, "SPMDFullToShardShape"):
         raise _NoPattern("expecting SPMDFullToShardShape custom call as operand")
     source = full_to_shard.operands[0]
-    if _custom_call_target(source) is None and not (isinstance(source, ir.OpResult) and source.owner.name == COPY):
+    if not isinstance(source, ir.OpResult) or source.owner.name not in ("stablehlo.custom_call", COPY):
         raise _NoPattern("expecting CustomCallOp as operand of SPMDFullToShardShape")
     sharding = source.owner.operation
     if not _is_constraint(sharding):

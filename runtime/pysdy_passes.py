@@ -1,0 +1,45 @@
+"""What pysdy does to a module before XLA gets it: import from GSPMD form, propagation, and the route's hand-off form.
+
+Used by the runtime (`pysdy-run`) and by `pysdy.jax`, so both hand XLA the
+same module. Failures are the passes' `ir.MLIRError`s; callers word them.
+"""
+
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+from pysdy.runtime.xla_limits import drop_shardings_xla_rejects, reshards_as_constraints
+
+ROUTES = ("gspmd", "sdy")
+IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
+PROPAGATION_PIPELINE = "sdy-propagation-pipeline"
+EXPORT_PIPELINE = "xla-sdy-stablehlo-export-pipeline"
+
+
+def in_gspmd_form(module: ir.Module) -> bool:
+    """Whether the module carries `mhlo.sharding`s and no mesh (GSPMD's form, or JAX without Shardy)."""
+    if any(op.operation.name == "sdy.mesh" for op in module.body.operations):
+        return False
+    return "mhlo.sharding" in module.operation.get_asm()
+
+
+def propagate(module: ir.Module) -> list[str]:
+    """Imports a module in GSPMD form, then runs `sdy-propagation-pipeline`; returns the pipelines run."""
+    steps = [IMPORT_PIPELINE, PROPAGATION_PIPELINE] if in_gspmd_form(module) else [PROPAGATION_PIPELINE]
+    for step in steps:
+        run_pipeline(module, parse_pipeline(step))
+    return steps
+
+
+def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
+    """Turns a propagated module into what XLA compiles on `route`; returns a note per sharding changed for XLA.
+
+    gspmd: `xla-sdy-stablehlo-export-pipeline`, then the `mhlo.sharding`s XLA
+    rejects are dropped (so its partitioner chooses them). sdy: reshards become
+    constraints and the `sdy.sharding`s XLA rejects are dropped.
+    """
+    if route == "gspmd":
+        run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
+        return drop_shardings_xla_rejects(module, "mhlo.sharding")
+    return reshards_as_constraints(module) + drop_shardings_xla_rejects(module, "sdy.sharding")
