@@ -7,7 +7,8 @@ Each process builds its half of a data-parallel MLP training step's inputs
 (the batch is split across the two processes, the hidden layer across each
 process's 4 devices), runs the step compiled through pysdy's propagation,
 GSPMD export and XLA's GSPMD partitioner, and checks the replicated loss and
-gradients against the same step run by plain JAX on one local device.
+gradients against the same step run by plain JAX on one local device, within
+float32's relative tolerance (pysdy.runtime.comparison).
 Cross-process collectives use gloo over TCP on this machine's loopback.
 """
 
@@ -67,6 +68,7 @@ def run_worker(process_id: int, port: int) -> int:
     from jax.sharding import PartitionSpec as P
 
     import pysdy.jax
+    from pysdy.runtime.comparison import mismatch
 
     if jax.device_count() != PROCESSES * LOCAL_DEVICES or jax.local_device_count() != LOCAL_DEVICES:
         print(f"process {process_id}: expected {PROCESSES}x{LOCAL_DEVICES} devices, have {jax.device_count()}")
@@ -97,16 +99,17 @@ def run_worker(process_id: int, port: int) -> int:
 
     local = jax.local_devices()[0]
     expected_loss, expected_grads = jax.jit(jax.value_and_grad(_mlp_loss))(*jax.device_put((params, x, y), local))
-    results = [loss, *grads]
-    expected = [expected_loss, *expected_grads]
-    worst = max(
-        float(np.max(np.abs(np.asarray(r.addressable_data(0)) - np.asarray(e)))) for r, e in zip(results, expected)
-    )
+    results = [np.asarray(r.addressable_data(0)) for r in (loss, *grads)]
+    expected = [np.asarray(e) for e in (expected_loss, *expected_grads)]
+    # Partitioned reductions add in another order: compare within float32's relative tolerance, not absolutely.
+    mismatches = [m for m in map(mismatch, results, expected) if m is not None]
+    worst = max(float(np.max(np.abs(r - e))) for r, e in zip(results, expected))
     hooked = [c for c in pysdy.jax.compilations() if c.num_partitions == PROCESSES * LOCAL_DEVICES]
-    ok = worst < 1e-4 and bool(hooked) and "all-reduce" in compiled_hlo
+    ok = not mismatches and bool(hooked) and "all-reduce" in compiled_hlo
     print(
-        f"process {process_id}: {'OK' if ok else 'FAILED'} loss={float(np.asarray(loss.addressable_data(0))):.6f} "
-        f"max|diff|={worst:.2e} pysdy_compiles={len(hooked)} all-reduce={'all-reduce' in compiled_hlo} "
+        f"process {process_id}: {'OK' if ok else 'FAILED'} loss={float(results[0]):.6f} "
+        f"max|diff|={worst:.2e} within-tolerance={'; '.join(mismatches) or 'yes'} "
+        f"pysdy_compiles={len(hooked)} all-reduce={'all-reduce' in compiled_hlo} "
         f"devices={jax.device_count()} local={[d.id for d in jax.local_devices()]}",
         flush=True,
     )

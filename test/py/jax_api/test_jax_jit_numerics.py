@@ -11,6 +11,7 @@ from corpus_programs import corpus_programs
 from numerics import collective_kinds, concrete_args, run_both
 
 import pysdy.jax
+from pysdy.runtime.comparison import mismatch
 
 # Bodies that name the 8-device mesh (shard_map, sharding constraints) cannot run unpartitioned on one device;
 # their reference is plain `jax.jit` with the same shardings (XLA's own Shardy partitioner).
@@ -58,19 +59,13 @@ FAST = [
     "conv2d_nhwc",
     "sharding_constraints_on_intermediates",
 ]
-# Relative to the largest magnitude of each reference output: partitioned reductions add in another order.
-RELATIVE_TOLERANCE = 1e-4
-
-
 def _assert_close(name: str, index: int, partitioned: np.ndarray, reference: np.ndarray) -> None:
-    assert partitioned.shape == reference.shape and partitioned.dtype == reference.dtype, (name, index)
-    if partitioned.dtype.kind in "fc":
+    """Equal for integers; for floats within the dtype's relative tolerance (pysdy.runtime.comparison), since
+    partitioned reductions add in another order."""
+    if reference.dtype.kind in "fc":
         assert np.all(np.isfinite(reference)), f"{name} output {index}: the reference is not finite"
-        scale = max(float(np.max(np.abs(reference), initial=0.0)), 1.0)
-        error = float(np.max(np.abs(partitioned.astype(np.complex128) - reference), initial=0.0))
-        assert error <= RELATIVE_TOLERANCE * scale, f"{name} output {index}: max |diff| {error} (scale {scale})"
-    else:
-        np.testing.assert_array_equal(partitioned, reference, err_msg=f"{name} output {index}")
+    difference = mismatch(partitioned, reference)
+    assert difference is None, f"{name} output {index}: {difference}"
 
 
 def _check_program(name: str) -> None:
