@@ -1,9 +1,20 @@
-"""Rewriting a constant op as another constant op (`stablehlo.constant` <-> `sdy.constant`), keeping its value,
-attributes and location, even for the element attributes jaxlib's bindings cannot hand to Python."""
+"""Constant ops: which ops are constants, and rewriting one as another (`stablehlo.constant` <-> `sdy.constant`),
+keeping its value, attributes and location, even for the element attributes jaxlib's bindings cannot hand to Python."""
 
 from __future__ import annotations
 
 from jaxlib.mlir import ir
+
+# Ops with MLIR's ConstantLike trait among the dialects pysdy's context loads that can yield a tensor
+# (the bindings cannot ask an op for that trait).
+CONSTANT_LIKE_OPS = frozenset(
+    {"sdy.constant", "stablehlo.constant", "mhlo.constant", "chlo.constant", "arith.constant", "ub.poison"}
+)
+
+
+def is_constant(value: ir.Value) -> bool:
+    """Whether `value` is the result of a constant op (MLIR's `m_Constant()`)."""
+    return isinstance(value, ir.OpResult) and value.owner.name in CONSTANT_LIKE_OPS
 
 
 def replace_constant(op: ir.Operation, new_name: str) -> ir.Operation:

@@ -113,9 +113,11 @@ def batching_factors(rule: OpShardingRule) -> list[int]:
 
 
 def compatible_factor_shardings(projection: ShardingProjection, rule: OpShardingRule) -> Optional[AxesPerFactor]:
-    """The one sharding of each factor when all tensors agree (and reductions stay off the results), else None."""
+    """The one sharding of each factor when all tensors agree, no axis shards two factors, and reductions stay
+    off the results; else None."""
     common: AxesPerFactor = [[] for _ in range(rule.num_factors)]
     seen = [False] * rule.num_factors
+    axes_of_seen_factors: list[AxisRef] = []
     for tensor in projection.tensors:
         for factor, factor_sharding in tensor.factor_index_to_sharding.items():
             if rule.factor_kind(factor) is FactorKind.NEED_REPLICATION:
@@ -123,7 +125,10 @@ def compatible_factor_shardings(projection: ShardingProjection, rule: OpSharding
                     return None
                 continue
             if not seen[factor]:
+                if any(axis_refs.overlaps(a, b) for a in factor_sharding.axis_refs for b in axes_of_seen_factors):
+                    return None
                 common[factor] = list(factor_sharding.axis_refs)
+                axes_of_seen_factors.extend(factor_sharding.axis_refs)
                 seen[factor] = True
             elif factor_sharding.axis_refs != common[factor]:
                 return None

@@ -6,14 +6,11 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
+from pysdy.passes.common.constants import CONSTANT_LIKE_OPS
 from pysdy.passes.registry import FUNC, Pass, register_pass
 
-# Ops with MLIR's ConstantLike trait among the dialects a JAX module uses.
-CONSTANT_OPS = frozenset(
-    {"sdy.constant", "stablehlo.constant", "mhlo.constant", "chlo.constant", "arith.constant"}
-)
 BROADCAST = "stablehlo.broadcast_in_dim"
-_CANDIDATES = CONSTANT_OPS | {BROADCAST}
+_CANDIDATES = CONSTANT_LIKE_OPS | {BROADCAST}
 
 
 def _attribute_key(op: ir.Operation) -> tuple:

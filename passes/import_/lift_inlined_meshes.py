@@ -1,4 +1,10 @@
-"""`sdy-lift-inlined-meshes`: replace meshes inlined in shardings with `sdy.mesh` symbols, deduplicating meshes."""
+"""`sdy-lift-inlined-meshes`: replace meshes inlined in shardings and in collectives' replica groups with
+`sdy.mesh` symbols, deduplicating meshes.
+
+As jaxlib's C++ does, identical mesh ops become one (every reference renamed), meshes inlined in shardings are
+lifted first, reusing an identical mesh op, and then each distinct `#stablehlo.mesh` inlined in replica groups
+gets a new mesh op of its own, in walk order.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +16,10 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from pysdy.dialects.sdy import Mesh, TensorSharding
+from pysdy.passes.common.replica_group_meshes import inlined_mesh_value, replica_group_meshes
 from pysdy.passes.common.sharding_walker import transform_shardings
 from pysdy.passes.import_.symbols import SymbolTable, symbol_name
-from pysdy.passes.registry import Pass, register_pass
+from pysdy.passes.registry import Pass, PassFailure, register_pass
 
 EMPTY_MESH_NAME = "empty_mesh"
 STABLEHLO_MESH = "stablehlo.mesh"
@@ -63,9 +70,33 @@ class LiftInlinedMeshesPass(Pass):
             return dataclasses.replace(sharding, mesh=new_name)
 
         transform_shardings(op, lift)
+        self._lift_replica_group_meshes(op, symbols, new_names, insertion_point)
         for mesh_op in body.operations:
             if mesh_op.operation.name == "sdy.mesh" and STABLEHLO_MESH not in mesh_op.attributes:
                 mesh_op.attributes[STABLEHLO_MESH] = _stablehlo_mesh(Mesh.from_attr(mesh_op.attributes["mesh"]))
+
+    @staticmethod
+    def _lift_replica_group_meshes(
+        op: ir.Operation, symbols: SymbolTable, new_names: dict[Mesh | str, str], insertion_point: ir.InsertionPoint
+    ) -> None:
+        """Renames references to deduplicated mesh ops and lifts each distinct inlined `#stablehlo.mesh` into a
+        new mesh op (never an existing one, even an identical one)."""
+        lifted: dict[str, str] = {}
+        for reference in replica_group_meshes(op):
+            if reference.symbol is not None:
+                if reference.symbol in new_names:
+                    reference.replace_with_symbol(new_names[reference.symbol])
+                continue
+            name = lifted.get(reference.inlined)
+            if name is None:
+                try:
+                    mesh = inlined_mesh_value(reference)
+                except ValueError as error:
+                    reference.op.location.emit_error(str(error))
+                    raise PassFailure() from None
+                mesh_op = sdy.MeshOp("mesh", mesh.to_attr(), loc=op.location, ip=insertion_point)
+                name = lifted[reference.inlined] = symbols.insert(mesh_op.operation, "mesh")
+            reference.replace_with_symbol(name)
 
 
 def _stablehlo_mesh(mesh: Mesh) -> ir.Attribute:

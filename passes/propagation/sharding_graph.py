@@ -22,7 +22,7 @@ from pysdy.passes.propagation.elementwise import is_elementwise
 from pysdy.passes.propagation.func_data_flow_edges import FUNC_EDGE_OP, FuncEdges
 from pysdy.passes.propagation.manual_computation import ManualEdgeTransform
 from pysdy.passes.propagation.rules import get_or_create_rule
-from pysdy.passes.propagation.rules.registry import rule_reads_regions
+from pysdy.passes.propagation.rules.registry import rule_reads_producers, rule_reads_regions
 from pysdy.passes.propagation.rules.builder import identity_rule, shape_of
 from pysdy.passes.propagation.step_cache import StepCache
 
@@ -326,9 +326,9 @@ class ShardingGraph:
         """The op's sharding rule, created once per distinct signature: ops alike in name, operand and
         result types and attributes other than their shardings get the same rule. An op with regions
         is its own signature (a rule may read its body) unless its rule is known not to read them, and
-        so is one with an attribute the bindings cannot read (a dense attribute of complex elements,
-        for one)."""
-        if len(op.regions) and rule_reads_regions(name):
+        so is one whose rule reads its operands' producers, or with an attribute the bindings cannot
+        read (a dense attribute of complex elements, for one)."""
+        if (len(op.regions) and rule_reads_regions(name)) or rule_reads_producers(name):
             return get_or_create_rule(op, self.conservative)
         try:
             signature = (

@@ -547,6 +547,17 @@ def slicing_padding_concat():
 
 
 @_program
+def dynamic_update_slice_static_and_traced_position():
+    def fn(cache, new, position):
+        fixed = lax.dynamic_update_slice(cache, new, (0, 3, 0))
+        moving = lax.dynamic_update_slice(cache, new * 2, (0, position, 0))
+        return fixed, moving
+
+    args = (_array(4, 16, 32), _array(4, 2, 32), _array(dtype=jnp.int32))
+    return _lower(fn, _mesh(2), (P("x", "y", None), P(None, "x", "y"), P()), args)
+
+
+@_program
 def broadcast_and_reduce_mixed_precision():
     def fn(x, bias):
         total = jnp.sum(x.astype(jnp.bfloat16), axis=(0, 2)).astype(F32)

@@ -22,6 +22,8 @@ RuleFunction = Callable[[ir.OpView, bool], Optional[OpShardingRule]]
 _RULES: dict[str, RuleFunction] = {}
 # Ops with regions whose rule reads only types and attributes, never the regions.
 _RULES_IGNORING_REGIONS: set[str] = set()
+# Ops whose rule reads the ops that define their operands, not only types and attributes.
+_RULES_READING_PRODUCERS: set[str] = set()
 
 # Ops Shardy knows and deliberately gives no rule: propagation handles them
 # separately (data-flow ops such as while, case and optimization_barrier) or
@@ -39,11 +41,14 @@ KNOWN_WITHOUT_RULE = frozenset({
 })
 
 
-def rule_for(*op_names: str, reads_regions: bool = True) -> Callable[[RuleFunction], RuleFunction]:
+def rule_for(
+    *op_names: str, reads_regions: bool = True, reads_producers: bool = False
+) -> Callable[[RuleFunction], RuleFunction]:
     """Registers the decorated function as the rule of each op in `op_names`.
 
     `reads_regions=False` promises the rule depends only on the op's name,
     operand and result types and attributes, so ops alike in those may share it.
+    `reads_producers=True` says it also depends on the ops defining the operands.
     """
 
     def register(function: RuleFunction) -> RuleFunction:
@@ -53,6 +58,8 @@ def rule_for(*op_names: str, reads_regions: bool = True) -> Callable[[RuleFuncti
             _RULES[name] = function
             if not reads_regions:
                 _RULES_IGNORING_REGIONS.add(name)
+            if reads_producers:
+                _RULES_READING_PRODUCERS.add(name)
         return function
 
     return register
@@ -61,6 +68,11 @@ def rule_for(*op_names: str, reads_regions: bool = True) -> Callable[[RuleFuncti
 def rule_reads_regions(op_name: str) -> bool:
     """Whether the rule of `op_name` may read the op's regions (True when unknown)."""
     return op_name not in _RULES_IGNORING_REGIONS
+
+
+def rule_reads_producers(op_name: str) -> bool:
+    """Whether the rule of `op_name` depends on the ops defining its operands."""
+    return op_name in _RULES_READING_PRODUCERS
 
 
 def registered_op_names() -> list[str]:

@@ -1,6 +1,7 @@
 """Rules of stablehlo.slice, pad, dynamic_slice and dynamic_update_slice: unchanged dimensions pass through."""
 
 from pysdy.dialects.sdy import FactorKind
+from pysdy.passes.common.constants import is_constant
 from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, shape_of
 from pysdy.passes.propagation.rules.registry import rule_for
 
@@ -35,18 +36,24 @@ def dynamic_slice(op, conservative):
     )
 
 
-@rule_for("stablehlo.dynamic_update_slice")
+@rule_for("stablehlo.dynamic_update_slice", reads_producers=True)
 def dynamic_update_slice(op, conservative):
     operand_shape = shape_of(op.operand)
     update_shape = shape_of(op.update)
     no_indices = [NO_DIM] * (len(op.operands) - 2)
+    # Where every start index is a constant, the update may stay sharded along a sliced dimension too:
+    # the partitioner knows which shard of the operand each shard of the update lands in.
+    update_kind = (
+        FactorKind.PASS_THROUGH if all(is_constant(index) for index in op.start_indices)
+        else FactorKind.NEED_REPLICATION
+    )
     builder = RuleBuilder.for_op(op)
     for dim, (operand_size, update_size) in enumerate(zip(operand_shape, update_shape)):
         if operand_size == update_size:
             builder.add_factor_to_all(dim, operand_size)
             continue
         # A sliced dimension: the operand and result stay sharded (each device
-        # updates its own shard) while the update is replicated.
+        # updates its own shard); the update has a factor of its own.
         builder.add_factor([dim, NO_DIM] + no_indices, [dim], operand_size)
-        builder.add_factor([NO_DIM, dim] + no_indices, [NO_DIM], update_size, FactorKind.NEED_REPLICATION)
+        builder.add_factor([NO_DIM, dim] + no_indices, [NO_DIM], update_size, update_kind)
     return builder.build()

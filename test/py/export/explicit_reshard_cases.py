@@ -227,6 +227,19 @@ func.func @main(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"
   %0 = stablehlo.dynamic_slice %arg0, %arg1, %arg1, sizes = [4, 8] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : (tensor<16x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }""",
+    # With constant start indices the update's own factors are pass-through, so an axis on one of them
+    # that the operand also uses on another factor is a conflict between factors.
+    "dynamic_update_slice_axis_on_two_factors": """
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                %arg1: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                %arg2: tensor<i32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %c = stablehlo.constant dense<4> : tensor<i32>
+  %c_0 = stablehlo.constant dense<0> : tensor<i32>
+  %0 = stablehlo.dynamic_update_slice %arg0, %arg1, %c, %c_0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x16xf32>, tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<8x16xf32>
+  %1 = stablehlo.dynamic_update_slice %arg0, %arg1, %arg2, %c_0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x16xf32>, tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<8x16xf32>
+  %2 = stablehlo.dynamic_update_slice %arg0, %arg1, %c_0, %c {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : (tensor<8x16xf32>, tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<8x16xf32>
+  return %0, %1 : tensor<8x16xf32>, tensor<8x16xf32>
+}""",
     "non_divisible_and_three_axes": """
 func.func @main(%arg0: tensor<6x10xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{"x", "y"}, {"z"}]>},
                 %arg1: tensor<6x10xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{"z"}, {"x"}]>}) -> tensor<6x10xf32> {

@@ -212,6 +212,16 @@ func.func @main(%arg0: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
 }
 """
 
+# ub.poison is a constant to MLIR (ConstantLike) too: identical ones merge.
+POISON_CONSTANTS = MESH + """
+func.func @main(%arg0: tensor<i32>) -> (tensor<i32>, tensor<i32>) {
+  %0 = ub.poison : tensor<i32>
+  %1 = ub.poison : tensor<i32>
+  %2 = stablehlo.add %0, %arg0 : tensor<i32>
+  %3 = stablehlo.add %1, %arg0 : tensor<i32>
+  return %2, %3 : tensor<i32>, tensor<i32>
+}
+"""
 RULES = MESH + """
 func.func @main(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> {
   %0 = stablehlo.abs %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=6}>} : tensor<8x6xf32>
@@ -229,6 +239,7 @@ ALL = {
     "manual_computation": MANUAL_COMPUTATION,
     "manual_computation_edge_priority": MANUAL_COMPUTATION_EDGE_PRIORITY,
     "split_constants": SPLIT_CONSTANTS,
+    "poison_constants": POISON_CONSTANTS,
     "calls": CALLS,
     "func_data_flow_edges": FUNC_DATA_FLOW_EDGES,
     "nested_named_computations": NESTED_NAMED_COMPUTATIONS,

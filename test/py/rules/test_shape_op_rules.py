@@ -255,6 +255,44 @@ def test_slicing_and_pad(seed):
     assert_both_modes_match(function)
 
 
+def random_start_index(rng: random.Random, function: Function, element: str) -> tuple[str, str]:
+    """A scalar `element` start index of a random kind: a constant of some dialect, an iota, one computed
+    from a constant, or an argument."""
+    type_ = f"tensor<{element}>"
+    value = f"dense<{rng.randrange(4)}> : {type_}"
+    kind = rng.choice(["stablehlo", "sdy", "arith", "mhlo", "chlo", "poison", "iota", "converted", "argument"])
+    if kind in ("stablehlo", "sdy", "arith", "mhlo", "chlo"):
+        return function.op(f"{kind}.constant", [], f"value = {value}", [type_]), type_
+    if kind == "poison":
+        return function.op("ub.poison", [], "value = #ub.poison", [type_]), type_
+    if kind == "iota":
+        iota = function.op("stablehlo.iota", [], "iota_dimension = 0 : i64", [f"tensor<1x{element}>"])
+        return function.op("stablehlo.reshape", [(iota, f"tensor<1x{element}>")], "", [type_]), type_
+    if kind == "converted":
+        constant = function.op("stablehlo.constant", [], "value = dense<1> : tensor<i8>", ["tensor<i8>"])
+        return function.op("stablehlo.convert", [(constant, "tensor<i8>")], "", [type_]), type_
+    return function.argument(type_), type_
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_dynamic_update_slice_start_index_kinds(seed):
+    """The update's sliced dimensions need replication unless every start index is a constant."""
+    rng = random.Random(seed)
+    function = Function()
+    for _ in range(20):
+        shape = random_shape(rng)
+        operand = (function.argument(tensor(shape)), tensor(shape))
+        sizes = [rng.choice([1, size, size, rng.randint(1, size)]) for size in shape]
+        update = (function.argument(tensor(sizes)), tensor(sizes))
+        element = rng.choice(["i32", "i64"])
+        if rng.random() < 0.5:
+            indices = [random_start_index(rng, function, element) for _ in shape]
+        else:
+            indices = [random_start_index(rng, function, element)] * len(shape)
+        function.op("stablehlo.dynamic_update_slice", [operand, update] + indices, "", [tensor(shape)])
+    assert_both_modes_match(function)
+
+
 # --- select, clamp, bitcast_convert, rng_bit_generator -----------------------
 
 
