@@ -339,6 +339,19 @@ def shard_map_inside_jit_mixed():
     return _lower(fn, mesh, (P("x", None), P(None, "y")), (_array(8, 16), _array(16, 16)))
 
 
+@_program
+def jitted_calls_inside_and_outside_shard_map():
+    mesh = _mesh(2)
+    inner = jax.jit(lambda x: jnp.tanh(x) * 2)
+    over_x = jax.shard_map(lambda x: inner(inner(x)), mesh=mesh, in_specs=P(), out_specs=P(), axis_names={"x"})
+    over_y = jax.shard_map(inner, mesh=mesh, in_specs=P(), out_specs=P(), axis_names={"y"})
+
+    def fn(x):
+        return inner(over_y(over_x(inner(x))))
+
+    return _lower(fn, mesh, (P("x", "y"),), (_array(8, 16),))
+
+
 # ----- gather and scatter -----
 
 
