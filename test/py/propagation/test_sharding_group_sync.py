@@ -123,6 +123,22 @@ func.func private @f(%arg0: {T}) -> {T} {{
   sdy.sharding_group %arg0 group_id=3 : {T}
   return %1 : {T}
 }}""",
+    # Groups are keyed by the grouped value: a loop body's block argument (a target of the while's edge)
+    # is set with its group but does not set the group when the edge's sharding changes.
+    "while_body_block_arguments": MESH + f"""
+func.func @main(%arg0: {T} {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{}}]>}}, %arg1: {T}) -> {T} {{
+  %0:2 = stablehlo.while(%x = %arg0, %y = %arg1) : {T}, {T}
+    cond {{
+      %c = stablehlo.constant dense<true> : tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    }} do {{
+      sdy.sharding_group %x group_id=0 : {T}
+      sdy.sharding_group %y group_id=0 : {T}
+      %n = stablehlo.negate %y : {T}
+      stablehlo.return %x, %n : {T}, {T}
+    }}
+  return %0#1 : {T}
+}}""",
     # Equal shardings everywhere: nothing to warn about.
     "same_sharding_on_every_member": MESH + f"""
 func.func @main(%arg0: {T} {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{}}]>}}, %arg1: {T} {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{}}]>}}) -> {T} {{
