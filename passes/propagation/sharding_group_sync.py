@@ -1,6 +1,5 @@
-"""Before propagation, the members of each sharding group get the group's one existing sharding, as
-Shardy's syncGroupMemberShardings does; members starting with different shardings are each routed
-through a fully open sharding constraint instead, so no group update overwrites a user's sharding."""
+"""Sharding groups synced before propagation (Shardy's syncGroupMemberShardings): members get the group's one
+sharding, or, when they start with different ones, each a fully open constraint that takes its place."""
 
 from __future__ import annotations
 
