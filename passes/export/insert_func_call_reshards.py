@@ -1,4 +1,5 @@
-"""`sdy-insert-func-call-reshards`: where a call's result sharding differs from its callee's result sharding, give the call the callee's sharding and reshard after it."""
+"""`sdy-insert-func-call-reshards`: give every call its callee's result shardings, and reshard after the call
+where its own sharding differed."""
 
 from __future__ import annotations
 
@@ -10,42 +11,39 @@ from pysdy.dialects.sdy import TensorSharding
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding
-from pysdy.passes.common.values import rank
 from pysdy.passes.export.unflatten_call_graph import callee_name, functions_by_name
+from pysdy.passes.import_.propagate_sharding_from_func_to_call import func_shardings
+from pysdy.passes.import_.symbols import SymbolTable
 from pysdy.passes.registry import MODULE, Pass, register_pass
 
 
-def _same_axes(first: TensorSharding, second: TensorSharding) -> bool:
-    """Equal up to open/closed dimensions: then the call needs no reshard."""
+def _needs_no_reshard(first: TensorSharding, second: TensorSharding) -> bool:
+    """Both replicated in every dimension (on any meshes), or the same axes on one mesh; open or closed
+    dimensions, priorities and replicated and unreduced axes do not matter."""
+    if all(not d.axes for d in first.dims) and all(not d.axes for d in second.dims):
+        return True
     return first.mesh == second.mesh and [d.axes for d in first.dims] == [d.axes for d in second.dims]
 
 
-def func_result_shardings(func: ir.Operation) -> list[TensorSharding | None]:
-    """The callee's result shardings; when only some are set, the others are fully open on the same mesh."""
-    shardings = func_attrs.result_shardings(func)
-    present = [s for s in shardings if s is not None]
-    if not present:
-        return shardings
-    types = func_attrs.result_types(func)
-    return [
-        s if s is not None else TensorSharding.fully_open(present[0].mesh, types[i].rank)
-        for i, s in enumerate(shardings)
-    ]
+def insert_reshards_on_results(func: ir.Operation, call: ir.Operation, symbols: SymbolTable) -> None:
+    """Gives each call result its callee's result sharding and reshards after the call where they differ.
 
-
-def insert_reshards_on_results(func: ir.Operation, call: ir.Operation) -> None:
-    for index, (result, func_sharding) in enumerate(zip(call.results, func_result_shardings(func))):
-        call_sharding = get_sharding(result)
-        if func_sharding is None and call_sharding is None:
-            continue
-        # A missing sharding means fully replicated.
+    The callee's result shardings are read as Shardy does (none when none is on a non-maximal mesh, missing
+    ones fully open); a missing sharding on either side means fully replicated on the other's mesh."""
+    func_results = func_shardings(func_attrs.result_shardings(func), func_attrs.result_types(func), symbols)
+    # Read before any is set: setting one result's sharding gives its unsharded siblings open ones.
+    call_shardings = [get_sharding(result) for result in call.results]
+    for index, (result, call_sharding) in enumerate(zip(call.results, call_shardings)):
+        func_sharding = func_results.shardings[index] if func_results is not None else None
         if func_sharding is None:
-            func_sharding = TensorSharding.fully_closed(call_sharding.mesh, rank(result))
+            if call_sharding is None:
+                continue
+            func_sharding = TensorSharding.fully_closed(call_sharding.mesh, call_sharding.rank)
         if call_sharding is None:
-            call_sharding = TensorSharding.fully_closed(func_sharding.mesh, rank(result))
-        if _same_axes(func_sharding, call_sharding):
-            continue
+            call_sharding = TensorSharding.fully_closed(func_sharding.mesh, func_sharding.rank)
         set_result_sharding(call, index, func_sharding)
+        if _needs_no_reshard(func_sharding, call_sharding):
+            continue
         with ir.InsertionPoint.after(call), call.location:
             reshard = ir.Operation.create(
                 "sdy.reshard",
@@ -65,5 +63,6 @@ class InsertFuncCallReshardsPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         funcs = functions_by_name(op)
+        symbols = SymbolTable(op)
         for call in nested_ops(op, name="func.call"):
-            insert_reshards_on_results(funcs[callee_name(call)], call)
+            insert_reshards_on_results(funcs[callee_name(call)], call, symbols)

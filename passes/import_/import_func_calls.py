@@ -55,7 +55,8 @@ class ImportFuncCallsPass(Pass):
         for call in walk_calls(op, symbols, lambda func: found[func][0]):
             name = callee_name(call)
             func = symbols.lookup(name)
-            in_shardings = func_shardings(func_attrs.arg_shardings(func), list(call.operands), symbols)
+            operand_types = [operand.type for operand in call.operands]
+            in_shardings = func_shardings(func_attrs.arg_shardings(func), operand_types, symbols)
             out_shardings = call.attributes[SHARDING] if SHARDING in call.attributes else None
             if name in moved:
                 if not warned:

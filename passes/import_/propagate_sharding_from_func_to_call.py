@@ -10,22 +10,23 @@ from pysdy.dialects.sdy import TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.value_shardings import SHARDING
-from pysdy.passes.common.values import rank
+from pysdy.passes.common.values import type_rank
 from pysdy.passes.import_.call_graph import callee_name
 from pysdy.passes.import_.symbols import SymbolTable, mesh_of
 from pysdy.passes.registry import Pass, register_pass
 
 
 def func_shardings(
-    shardings: list[TensorSharding | None], values: list[ir.Value], symbols: SymbolTable
+    shardings: list[TensorSharding | None], types: list[ir.Type], symbols: SymbolTable
 ) -> TensorShardingPerValue | None:
-    """A function's argument or result `shardings` for `values`, missing ones fully open
-    on the first non-maximal mesh among them; None when there is no such mesh."""
+    """A function's argument or result `shardings` for values of `types`, missing ones fully open
+    on the first non-maximal mesh among them; None when there is no such mesh (Shardy's
+    getFuncArgShardings / getFuncResultShardings)."""
     mesh = next((s.mesh for s in shardings if s is not None and not mesh_of(s, symbols).is_maximal), None)
     if mesh is None:
         return None
     return TensorShardingPerValue(
-        tuple(s if s is not None else TensorSharding.fully_open(mesh, rank(v)) for s, v in zip(shardings, values))
+        tuple(s if s is not None else TensorSharding.fully_open(mesh, type_rank(t)) for s, t in zip(shardings, types))
     )
 
 
@@ -41,6 +42,6 @@ class PropagateShardingFromFuncToCallPass(Pass):
             if SHARDING in call.attributes:
                 continue
             shardings = func_attrs.result_shardings(symbols.lookup(callee_name(call)))
-            shardings = func_shardings(shardings, list(call.results), symbols)
+            shardings = func_shardings(shardings, [result.type for result in call.results], symbols)
             if shardings is not None:
                 call.attributes[SHARDING] = shardings.to_attr()

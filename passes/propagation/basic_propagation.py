@@ -11,6 +11,7 @@ from pysdy.passes.propagation.debug_info import PropagationDebugInfo
 from pysdy.passes.propagation.driver import DirectionFunction, PropagationDriver, propagate_any
 from pysdy.passes.propagation.factor_propagation import BasicFactorPropagation
 from pysdy.passes.propagation.sharding_graph import ShardingGraph
+from pysdy.passes.propagation.sharding_group_sync import sync_group_member_shardings
 from pysdy.passes.registry import MODULE, Pass, PassFailure, option, register_pass
 
 
@@ -35,6 +36,7 @@ class BasicPropagationPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         check_static_shapes(op)
+        sync_group_member_shardings(op)
         graph = ShardingGraph(op, self.conservative_propagation)
         debug_info = PropagationDebugInfo.attach(
             graph, self.debug_sharding_origins, self.debug_propagation_edge_sharding

@@ -1,12 +1,12 @@
 """Op-priority heuristics: in which direction each op may propagate at each op-priority step.
 
 Step 0 lets pass-through ops (elementwise, reshape, transpose, data-flow
-edges, host-offload calls; dynamic slices forward only) propagate when none
-of their tensor operands has other uses; step 1 the same ops regardless of
-uses; step 2 any op along its pass-through factors (broadcasts backward
-only); step 3 any op (broadcasts backward only); step 4 everything. The
-direction at step p is the union of the heuristics 0..p, intersected with
-the direction the caller allows.
+edges of both kinds, host-offload calls; dynamic slices forward only)
+propagate when none of their tensor operands has other uses; step 1 the
+same ops regardless of uses; step 2 any op along its pass-through factors
+(broadcasts backward only); step 3 any op (broadcasts backward only); step
+4 everything. The direction at step p is the union of the heuristics 0..p,
+intersected with the direction the caller allows.
 """
 
 from __future__ import annotations
@@ -19,12 +19,17 @@ from pysdy.passes.propagation.factor_propagation import (
     intersection_of_directions,
     union_of_directions,
 )
+from pysdy.passes.propagation.func_data_flow_edges import FUNC_EDGE_OP
 from pysdy.passes.propagation.sharding_graph import Node, NodeKind
 
 NONE = PropagationDirection.NONE
 FORWARD = PropagationDirection.FORWARD
 BACKWARD = PropagationDirection.BACKWARD
 BOTH = PropagationDirection.BOTH
+
+# Besides elementwise ops and host offloads; both kinds of data-flow edge only pass values on.
+_PASS_THROUGH_OPS = frozenset({"stablehlo.reshape", "stablehlo.transpose", "sdy.data_flow_edge", FUNC_EDGE_OP})
+
 
 def _direction_based_on_uses(node: Node, allow_multi_use: bool) -> PropagationDirection:
     # With an operand used elsewhere too, propagating could conflict with the other uses.
@@ -34,7 +39,7 @@ def _direction_based_on_uses(node: Node, allow_multi_use: bool) -> PropagationDi
 
 
 def _pass_through_op(node: Node, allow_multi_use: bool) -> PropagationDirection:
-    if node.elementwise or node.offload or node.name in ("stablehlo.reshape", "stablehlo.transpose", "sdy.data_flow_edge"):
+    if node.elementwise or node.offload or node.name in _PASS_THROUGH_OPS:
         return _direction_based_on_uses(node, allow_multi_use)
     if node.name in ("stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice"):
         return intersection_of_directions(_direction_based_on_uses(node, allow_multi_use), FORWARD)

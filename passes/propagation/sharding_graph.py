@@ -414,6 +414,8 @@ class ShardingGraph:
         self.funcs.append(FuncResults(index, returned, results, shapes))
 
     def _read_sharding_groups(self) -> None:
+        """Every member's slot is set when the group is; as Shardy keys groups by the grouped value, only a
+        member that holds its own sharding (not an edge's target, say) sets the group when it changes."""
         for node in self.nodes:
             if node.name == "sdy.sharding_group":
                 group = ir.IntegerAttr(node.op.attributes["group_id"]).value
@@ -423,7 +425,8 @@ class ShardingGraph:
                 members = self.groups.setdefault(group, [])
                 if slot_id not in members:
                     members.append(slot_id)
-                self.slots[slot_id].group = group
+                if self._slot_of.get(node.op.operands[0]) == slot_id:
+                    self.slots[slot_id].group = group
 
     # ------------------------------------------------------------------
     # Updating

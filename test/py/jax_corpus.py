@@ -12,6 +12,7 @@ jax.config.update("jax_num_cpu_devices", 8)
 
 import jax.numpy as jnp  # noqa: E402
 from jax import lax  # noqa: E402
+from jax.experimental.shard_alike import shard_alike  # noqa: E402
 from jax.sharding import AxisType, NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
 
@@ -336,6 +337,19 @@ def shard_map_inside_jit_mixed():
         return mapped(h) * 2.0
 
     return _lower(fn, mesh, (P("x", None), P(None, "y")), (_array(8, 16), _array(16, 16)))
+
+
+@_program
+def jitted_calls_inside_and_outside_shard_map():
+    mesh = _mesh(2)
+    inner = jax.jit(lambda x: jnp.tanh(x) * 2)
+    over_x = jax.shard_map(lambda x: inner(inner(x)), mesh=mesh, in_specs=P(), out_specs=P(), axis_names={"x"})
+    over_y = jax.shard_map(inner, mesh=mesh, in_specs=P(), out_specs=P(), axis_names={"y"})
+
+    def fn(x):
+        return inner(over_y(over_x(inner(x))))
+
+    return _lower(fn, mesh, (P("x", "y"),), (_array(8, 16),))
 
 
 # ----- gather and scatter -----
@@ -701,6 +715,78 @@ def explicit_mesh_unreduced_matmul():
     )
     with jax.set_mesh(mesh):
         return jax.jit(fn).lower(*args).as_text()
+
+
+# ----- shard_alike (sharding groups) -----
+
+
+@_program
+def shard_alike_output_like_input():
+    def fn(x):
+        _, z = shard_alike(x, (x * x) * 2)
+        return z * 2
+
+    return _lower(fn, _mesh(2), (P("x", "y"),), (_array(8, 16),))
+
+
+@_program
+def shard_alike_chained():
+    def fn(x):
+        _, y = shard_alike(x, x * 2)
+        z = y @ y.T
+        return shard_alike(z, jnp.arange(64, dtype=F32).reshape(8, 8))
+
+    return _lower(fn, _mesh(2), (P("x", "y"),), (_array(8, 16),))
+
+
+@_program
+def shard_alike_conflicting_constraints():
+    mesh = _mesh(2)
+
+    def fn(x):
+        y = jax.lax.with_sharding_constraint(x * 2, NamedSharding(mesh, P("x", None)))
+        z = jax.lax.with_sharding_constraint(jnp.tanh(x), NamedSharding(mesh, P(None, "y")))
+        a, b = shard_alike(y, z)
+        return a + b
+
+    return _lower(fn, mesh, (P(),), (_array(8, 16),))
+
+
+@_program
+def shard_alike_around_shard_map():
+    mesh = _mesh(2)
+    mapped = jax.shard_map(lambda x: lax.psum(x, "x"), mesh=mesh, in_specs=P("x", "y"), out_specs=P(None, "y"))
+
+    def fn(x):
+        y = x @ x.T
+        s = mapped(y)
+        return shard_alike(y, s.T @ s)
+
+    return _lower(fn, mesh, (P("x", "y"),), (_array(8, 16),))
+
+
+@_program
+def shard_alike_inside_shard_map():
+    mesh = _mesh(2)
+
+    def body(a, b):
+        a, b = shard_alike(jnp.exp(a), b * 2)
+        return a + b
+
+    mapped = jax.shard_map(body, mesh=mesh, in_specs=(P("x"), P("x")), out_specs=P("x"), axis_names={"x"})
+    return _lower(mapped, mesh, (P("x", "y"), P("x", None)), (_array(8, 16), _array(8, 16)))
+
+
+@_program
+def shard_alike_in_scan_body():
+    def fn(w, x):
+        def step(carry, _):
+            _, next_carry = shard_alike(carry, jnp.tanh(carry @ w))
+            return next_carry, None
+
+        return lax.scan(step, x, None, length=3)[0]
+
+    return _lower(fn, _mesh(2), (P(None, "y"), P("x", None)), (_array(16, 16), _array(8, 16)))
 
 
 def program_names() -> list[str]:

@@ -163,3 +163,43 @@ func.func @named_computation_in_while_body(%arg0: tensor<8x16xf32> {sdy.sharding
   %2 = sdy.data_flow_edge %0#1 : tensor<8x16xf32>
   return %2 : tensor<8x16xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+
+// CHECK-LABEL: func @group_of_loop_body_arguments(
+// CHECK-SAME: %arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {"b", ?}]>}, %arg2: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>}) -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {"b", ?}]>}) {
+// CHECK-NEXT: %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1) : tensor<8x16xf32>, tensor<8x16xf32>
+// CHECK-NEXT: cond {
+// CHECK-NEXT: %3 = sdy.constant dense<true> : tensor<i1>
+// CHECK-NEXT: stablehlo.return %3 : tensor<i1>
+// CHECK-NEXT: } do {
+// CHECK-NEXT: sdy.sharding_group %iterArg group_id=0 : tensor<8x16xf32>
+// CHECK-NEXT: sdy.sharding_group %iterArg_0 group_id=0 : tensor<8x16xf32>
+// CHECK-NEXT: %3 = stablehlo.add %iterArg_0, %arg2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}, {"b", ?}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT: sdy.sharding_group %3 group_id=0 : tensor<8x16xf32>
+// CHECK-NEXT: stablehlo.return %iterArg, %3 : tensor<8x16xf32>, tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: %1 = sdy.data_flow_edge %0#0 sharding=<@mesh, [{"a", ?}, {"b", ?}]> : tensor<8x16xf32>
+// CHECK-NEXT: %2 = sdy.data_flow_edge %0#1 sharding=<@mesh, [{?}, {"b", ?}]> : tensor<8x16xf32>
+// CHECK-NEXT: return %2 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// Groups are keyed by the grouped value: the body's block arguments (targets of the while's edges) get
+// their group's sharding when %n changes, but a change of an edge's sharding does not reach the group.
+func.func @group_of_loop_body_arguments(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x16xf32>, %arg2: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>}) -> tensor<8x16xf32> {
+  %0:2 = stablehlo.while(%x = %arg0, %y = %arg1) : tensor<8x16xf32>, tensor<8x16xf32>
+    cond {
+      %c = sdy.constant dense<true> : tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      sdy.sharding_group %x group_id=0 : tensor<8x16xf32>
+      sdy.sharding_group %y group_id=0 : tensor<8x16xf32>
+      %n = stablehlo.add %y, %arg2 : tensor<8x16xf32>
+      sdy.sharding_group %n group_id=0 : tensor<8x16xf32>
+      stablehlo.return %x, %n : tensor<8x16xf32>, tensor<8x16xf32>
+    }
+  %1 = sdy.data_flow_edge %0#0 : tensor<8x16xf32>
+  %2 = sdy.data_flow_edge %0#1 : tensor<8x16xf32>
+  return %2 : tensor<8x16xf32>
+}

@@ -61,3 +61,36 @@ func.func @erased_user_does_not_reopen_the_step(%arg0: tensor<4x4xf32> {sdy.shar
   %2 = stablehlo.abs %0 : tensor<4x4xf32>
   return %1 : tensor<4x4xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+
+// CHECK-LABEL: func @main(
+// CHECK-SAME:      %arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}, {}]>}, %arg2: tensor<16x16xf32>) -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>}) {
+// CHECK-NEXT:    %0 = stablehlo.dot_general %arg1, %arg2, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:    %1 = call @f(%arg0) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:    %2 = sdy.func_data_flow_edge %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT:    %3 = stablehlo.add %2, %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT:    return %3 : tensor<8x16xf32>
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.func private @f(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+// CHECK-NEXT:    %0 = sdy.func_data_flow_edge %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT:    %1 = stablehlo.abs %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x16xf32>
+// CHECK-NEXT:    return %1 : tensor<8x16xf32>
+// CHECK-NEXT:  }
+// Function data-flow edges (calls kept by dedup-functions-fully) are pass-through ops: %arg0's
+// sharding crosses the call in the first step, before the dot's non-contracting dimension brings "b".
+// (jaxlib needs a @main once there are function data-flow edges.)
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}, {}]>}, %arg2: tensor<16x16xf32>) -> tensor<8x16xf32> {
+  %0 = stablehlo.dot_general %arg1, %arg2, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
+  %1 = call @f(%arg0) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %2 = sdy.func_data_flow_edge %1 : tensor<8x16xf32>
+  %3 = stablehlo.add %2, %0 : tensor<8x16xf32>
+  return %3 : tensor<8x16xf32>
+}
+func.func private @f(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = sdy.func_data_flow_edge %arg0 : tensor<8x16xf32>
+  %1 = stablehlo.abs %0 : tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}

@@ -230,6 +230,92 @@ func.func @main(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> {
 }
 """
 
+# Copies of one function called in different manual contexts (`sdy.func_manual_axes`, which XLA's import
+# of shard_map bodies sets): only copies of one context are merged; an attribute that is not manual
+# axes counts as none, an empty one does not; the old name `sdy.manual_axes` is neither read nor removed.
+CALLS_IN_MANUAL_CONTEXTS = MESH + """
+func.func @main(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> {
+  %0 = call @foo(%arg0) : (tensor<8x6xf32>) -> tensor<8x6xf32>
+  %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{}, {}]>] out_shardings=[<@mesh, [{}, {}]>] manual_axes={"x"} (%arg1: tensor<8x6xf32>) {
+    %5 = func.call @foo_0(%arg1) : (tensor<8x6xf32>) -> tensor<8x6xf32>
+    %6 = func.call @foo_1(%5) : (tensor<8x6xf32>) -> tensor<8x6xf32>
+    sdy.return %6 : tensor<8x6xf32>
+  } : (tensor<8x6xf32>) -> tensor<8x6xf32>
+  %2 = sdy.manual_computation(%1) in_shardings=[<@mesh, [{}, {}]>] out_shardings=[<@mesh, [{}, {}]>] manual_axes={"y"} (%arg1: tensor<8x6xf32>) {
+    %5 = func.call @foo_2(%arg1) : (tensor<8x6xf32>) -> tensor<8x6xf32>
+    sdy.return %5 : tensor<8x6xf32>
+  } : (tensor<8x6xf32>) -> tensor<8x6xf32>
+  %3 = call @foo_3(%2) : (tensor<8x6xf32>) -> tensor<8x6xf32>
+  %4 = call @foo_4(%3) : (tensor<8x6xf32>) -> tensor<8x6xf32>
+  %7 = call @foo_5(%4) : (tensor<8x6xf32>) -> tensor<8x6xf32>
+  return %7 : tensor<8x6xf32>
+}
+func.func private @foo(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> {
+  %0 = stablehlo.abs %arg0 : tensor<8x6xf32>
+  return %0 : tensor<8x6xf32>
+}
+func.func private @foo_0(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> attributes {sdy.original_func_name = "foo", sdy.func_manual_axes = #sdy<manual_axes{"x"}>} {
+  %0 = stablehlo.abs %arg0 : tensor<8x6xf32>
+  return %0 : tensor<8x6xf32>
+}
+func.func private @foo_1(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> attributes {sdy.original_func_name = "foo", sdy.func_manual_axes = #sdy<manual_axes{"x"}>} {
+  %0 = stablehlo.abs %arg0 : tensor<8x6xf32>
+  return %0 : tensor<8x6xf32>
+}
+func.func private @foo_2(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> attributes {sdy.original_func_name = "foo", sdy.func_manual_axes = #sdy<manual_axes{"y"}>} {
+  %0 = stablehlo.abs %arg0 : tensor<8x6xf32>
+  return %0 : tensor<8x6xf32>
+}
+func.func private @foo_3(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> attributes {sdy.original_func_name = "foo", sdy.func_manual_axes = "x"} {
+  %0 = stablehlo.abs %arg0 : tensor<8x6xf32>
+  return %0 : tensor<8x6xf32>
+}
+func.func private @foo_4(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> attributes {sdy.original_func_name = "foo", sdy.func_manual_axes = #sdy<manual_axes{}>} {
+  %0 = stablehlo.abs %arg0 : tensor<8x6xf32>
+  return %0 : tensor<8x6xf32>
+}
+func.func private @foo_5(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> attributes {sdy.original_func_name = "foo", sdy.manual_axes = #sdy<manual_axes{"x"}>} {
+  %0 = stablehlo.abs %arg0 : tensor<8x6xf32>
+  return %0 : tensor<8x6xf32>
+}
+"""
+
+# Copies told apart by their shardings: a list with no sharding on a non-maximal mesh counts as none, and
+# missing shardings count as fully open on the first such mesh.
+CALL_KEYS_BY_SHARDINGS = MESH + 'sdy.mesh @other = <["x"=4, "y"=2, "z"=3]>\nsdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>\n' + """
+func.func @main(%arg0: tensor<8x6xf32>, %arg1: tensor<8x6xf32>) -> tensor<8x6xf32> {
+  %0 = call @bar_0(%arg0, %arg1) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+  %1 = call @bar_1(%0, %arg1) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+  %2 = call @bar_2(%1, %arg1) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+  %3 = call @bar_3(%2, %arg1) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+  %4 = call @bar_4(%3, %arg1) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+  %5 = call @bar_5(%4, %arg1) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+  %6 = call @bar_6(%5, %arg1) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+  return %6 : tensor<8x6xf32>
+}
+func.func private @bar_0(%arg0: tensor<8x6xf32>, %arg1: tensor<8x6xf32>) -> tensor<8x6xf32> attributes {sdy.original_func_name = "bar"} {
+  return %arg0 : tensor<8x6xf32>
+}
+func.func private @bar_1(%arg0: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}, %arg1: tensor<8x6xf32>) -> tensor<8x6xf32> attributes {sdy.original_func_name = "bar"} {
+  return %arg0 : tensor<8x6xf32>
+}
+func.func private @bar_2(%arg0: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}, %arg1: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@other, [{"x"}, {?}]>}) -> tensor<8x6xf32> attributes {sdy.original_func_name = "bar"} {
+  return %arg0 : tensor<8x6xf32>
+}
+func.func private @bar_3(%arg0: tensor<8x6xf32>, %arg1: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@other, [{"x"}, {?}]>}) -> tensor<8x6xf32> attributes {sdy.original_func_name = "bar"} {
+  return %arg0 : tensor<8x6xf32>
+}
+func.func private @bar_4(%arg0: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@other, [{?}, {?}]>}, %arg1: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@other, [{"x"}, {?}]>}) -> tensor<8x6xf32> attributes {sdy.original_func_name = "bar"} {
+  return %arg0 : tensor<8x6xf32>
+}
+func.func private @bar_5(%arg0: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {?}]>}, %arg1: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@other, [{"x"}, {?}]>}) -> tensor<8x6xf32> attributes {sdy.original_func_name = "bar"} {
+  return %arg0 : tensor<8x6xf32>
+}
+func.func private @bar_6(%arg0: tensor<8x6xf32>, %arg1: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@other, [{"x"}, {?}]>}) -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@other, [{?}, {?}]>}) attributes {sdy.original_func_name = "bar"} {
+  return %arg0 : tensor<8x6xf32>
+}
+"""
+
 ALL = {
     "non_divisible": NON_DIVISIBLE,
     "sub_axes": SUB_AXES,
@@ -245,4 +331,6 @@ ALL = {
     "nested_named_computations": NESTED_NAMED_COMPUTATIONS,
     "debug_info": DEBUG_INFO,
     "rules": RULES,
+    "calls_in_manual_contexts": CALLS_IN_MANUAL_CONTEXTS,
+    "call_keys_by_shardings": CALL_KEYS_BY_SHARDINGS,
 }

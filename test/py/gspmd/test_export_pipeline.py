@@ -250,7 +250,13 @@ def _check_compiled_shardings(exported_module: str, executable) -> None:
 # Loops whose free variables the HLO translation lifts into the loop state: the translation then gives the
 # while a tuple sharding longer than its state and XLA aborts (RET_CHECK in hlo_sharding.cc). XLA's own
 # export of the same propagated module aborts the same way, so only the GSPMD compile is left out.
-XLA_ABORTS_ON_EXPORTED_LOOPS = {"scan_over_layers", "scan_over_layers_grad", "while_loop_power_iteration", "linalg_solve_lu"}
+XLA_ABORTS_ON_EXPORTED_LOOPS = {
+    "scan_over_layers",
+    "scan_over_layers_grad",
+    "while_loop_power_iteration",
+    "linalg_solve_lu",
+    "shard_alike_in_scan_body",
+}
 # Unreduced all-reduces, which pysdy's export refuses (see export_manual_reduction_collectives.py).
 UNSUPPORTED = {"explicit_mesh_unreduced_matmul"}
 

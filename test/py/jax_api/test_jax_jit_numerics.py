@@ -26,6 +26,10 @@ MESH_BOUND = {
     "conflicting_annotations",
     "multiple_axes_per_dimension",
     "replicated_and_unconstrained",
+    "shard_alike_conflicting_constraints",
+    "shard_alike_around_shard_map",
+    "shard_alike_inside_shard_map",
+    "jitted_calls_inside_and_outside_shard_map",
 }
 # XLA's CPU FFT needs a dim-0-major layout, which the per-device FFT on sharded batch dims does not have: it fails at
 # run time in plain `jax.jit` (XLA's Shardy route) exactly as through pysdy; only JAX's own GSPMD lowering, which
@@ -47,7 +51,13 @@ REQUIRED_COLLECTIVES = {
 }
 # Loops with loop-invariant state, whose while sharding jaxlib's XLA rejects: dropped with a note
 # (runtime/xla_limits.py).
-LOOPS_XLA_REJECTS = {"scan_over_layers", "scan_over_layers_grad", "while_loop_power_iteration", "linalg_solve_lu"}
+LOOPS_XLA_REJECTS = {
+    "scan_over_layers",
+    "scan_over_layers_grad",
+    "while_loop_power_iteration",
+    "linalg_solve_lu",
+    "shard_alike_in_scan_body",
+}
 FAST = [
     "mlp_forward",
     "transformer_block_forward",

@@ -290,7 +290,22 @@ class ModuleBuilder:
             op_count -= 1
             if self.choices.chance(15):
                 self.sharding_constraint(result)
+        if self.choices.chance(30):
+            self.sharding_groups()
         return self.text()
+
+    def sharding_groups(self) -> None:
+        """1-2 `sdy.sharding_group`s of 2-3 same-shaped values each (arguments, results, constraints), distinct ids of 0-5."""
+        ungrouped = list(self.values)
+        for group_id in self.choices.sample(range(6), self.choices.integer(1, 2)):
+            first = self.choices.pick(ungrouped)
+            alike = [value for value in ungrouped if value.shape == first.shape and value != first]
+            members = [first] + self.choices.sample(alike, min(len(alike), self.choices.integer(1, 2)))
+            for member in members:
+                ungrouped.remove(member)
+                self.lines.append(f"sdy.sharding_group {member.name} group_id={group_id} : {tensor_type(member.shape)}")
+            if not ungrouped:
+                break
 
     def text(self) -> str:
         results = [self.values[-1]] + [

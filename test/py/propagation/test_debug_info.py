@@ -239,7 +239,10 @@ def test_both_options_off_add_nothing():
 @pytest.mark.parametrize("pass_", PASSES)
 @pytest.mark.parametrize("program", program_names())
 def test_corpus(program, pass_, option):
-    assert_matches_cpp(imported_corpus()[program], f"{pass_}{{{OPTIONS[option]}}}")
+    text = imported_corpus()[program]
+    if "sdy.sharding_group" in text:
+        pytest.skip("jaxlib prints garbage origins or crashes on sharding groups with debug info (see above)")
+    assert_matches_cpp(text, f"{pass_}{{{OPTIONS[option]}}}")
 
 
 PROPAGATE_WITH_DEBUG_INFO = f"sdy-user-priority-propagate{{{OPTIONS['both']}}}"

@@ -80,11 +80,29 @@ func.func @main(%arg0: tensor<8x16xf32>, %arg1: tensor<4x16xf32> {sdy.sharding =
 }
 """
 
+# Calls kept as calls (dedup-functions-fully) with their function data-flow edges: the edges are
+# pass-through ops, so %arg0's sharding crosses the call before the dot brings "b".
+FUNC_DATA_FLOW_EDGES_PASS_THROUGH = MESH + """
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}, {}]>}, %arg2: tensor<16x16xf32>) -> tensor<8x16xf32> {
+  %0 = stablehlo.dot_general %arg1, %arg2, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
+  %1 = call @f(%arg0) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %2 = sdy.func_data_flow_edge %1 : tensor<8x16xf32>
+  %3 = stablehlo.add %2, %0 : tensor<8x16xf32>
+  return %3 : tensor<8x16xf32>
+}
+func.func private @f(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = sdy.func_data_flow_edge %arg0 : tensor<8x16xf32>
+  %1 = stablehlo.abs %0 : tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}
+"""
+
 CASES = {
     "named_computation_operand_sharded_later": NAMED_COMPUTATION_OPERAND_SHARDED_LATER,
     "named_computation_in_while_body": NAMED_COMPUTATION_IN_WHILE_BODY,
     "manual_computation_operand_sharded_later": MANUAL_COMPUTATION_OPERAND_SHARDED_LATER,
     "dynamic_update_slices_with_constant_and_argument_indices": DYNAMIC_UPDATE_SLICES_WITH_CONSTANT_AND_ARGUMENT_INDICES,
+    "func_data_flow_edges_pass_through": FUNC_DATA_FLOW_EDGES_PASS_THROUGH,
 }
 
 

@@ -51,3 +51,51 @@ def test_pipeline_matches_cpp_on_jax_programs(program, pipeline):
     expected = cpp_output(text, pipeline)
     actual = pysdy_output(text, pipeline)
     assert actual == expected, first_difference(expected, actual)
+
+
+# Copies of one function called at the top level and in manual computations over "a" and "b", marked
+# with `sdy.func_manual_axes` as XLA's shard_map import marks them: with dedup-functions-fully the calls
+# stay calls, and no call may end up pointed at a copy made for another manual context.
+CALLS_IN_MANUAL_CONTEXTS = """sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}) -> tensor<8x8xf32> {
+  %0 = call @f(%arg0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{}, {?}]>] out_shardings=[<@mesh, [{}, {?}]>] manual_axes={"a"} (%x: tensor<8x8xf32>) {
+    %2 = func.call @f_0(%x) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %3 = func.call @f_1(%2) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    sdy.return %3 : tensor<8x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %4 = sdy.manual_computation(%1) in_shardings=[<@mesh, [{?}, {}]>] out_shardings=[<@mesh, [{?}, {}]>] manual_axes={"b"} (%x: tensor<8x8xf32>) {
+    %5 = func.call @f_2(%x) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    sdy.return %5 : tensor<8x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %6 = call @f_3(%4) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %6 : tensor<8x8xf32>
+}
+func.func private @f(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.abs %arg0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+func.func private @f_0(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> attributes {sdy.original_func_name = "f", sdy.func_manual_axes = #sdy<manual_axes{"a"}>} {
+  %0 = stablehlo.abs %arg0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+func.func private @f_1(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> attributes {sdy.original_func_name = "f", sdy.func_manual_axes = #sdy<manual_axes{"a"}>} {
+  %0 = stablehlo.abs %arg0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+func.func private @f_2(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> attributes {sdy.original_func_name = "f", sdy.func_manual_axes = #sdy<manual_axes{"b"}>} {
+  %0 = stablehlo.abs %arg0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+func.func private @f_3(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> attributes {sdy.original_func_name = "f"} {
+  %0 = stablehlo.abs %arg0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["sdy-propagation-pipeline", "sdy-propagation-pipeline{dedup-functions-fully=true}"])
+def test_pipeline_matches_cpp_on_calls_in_manual_contexts(pipeline):
+    expected = cpp_output(CALLS_IN_MANUAL_CONTEXTS, pipeline)
+    actual = pysdy_output(CALLS_IN_MANUAL_CONTEXTS, pipeline)
+    assert actual == expected, first_difference(expected, actual)
