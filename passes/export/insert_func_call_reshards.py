@@ -1,4 +1,4 @@
-"""`sdy-insert-func-call-reshards`: where a call's result sharding differs from its callee's result sharding, give the call the callee's sharding and reshard after it."""
+"""`sdy-insert-func-call-reshards`: give each call its callee's result shardings, resharding after the call where they differ from the call's."""
 
 from __future__ import annotations
 
@@ -6,46 +6,43 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.dialects.sdy import TensorSharding
+from pysdy.dialects.sdy import TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.ir_walk import nested_ops
-from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding
-from pysdy.passes.common.values import rank
+from pysdy.passes.common.value_shardings import SHARDING
 from pysdy.passes.export.unflatten_call_graph import callee_name, functions_by_name
+from pysdy.passes.import_.propagate_sharding_from_func_to_call import func_shardings
+from pysdy.passes.import_.symbols import SymbolTable
 from pysdy.passes.registry import MODULE, Pass, register_pass
 
 
-def _same_axes(first: TensorSharding, second: TensorSharding) -> bool:
-    """Equal up to open/closed dimensions: then the call needs no reshard."""
+def _no_dim_axes(sharding: TensorSharding) -> bool:
+    return all(not dim.axes for dim in sharding.dims)
+
+
+def _equivalent(first: TensorSharding, second: TensorSharding) -> bool:
+    """Both shard no dimension (on any meshes, maximal ones included), or the same mesh and dimension axes."""
+    if _no_dim_axes(first) and _no_dim_axes(second):
+        return True
     return first.mesh == second.mesh and [d.axes for d in first.dims] == [d.axes for d in second.dims]
 
 
-def func_result_shardings(func: ir.Operation) -> list[TensorSharding | None]:
-    """The callee's result shardings; when only some are set, the others are fully open on the same mesh."""
-    shardings = func_attrs.result_shardings(func)
-    present = [s for s in shardings if s is not None]
-    if not present:
-        return shardings
-    types = func_attrs.result_types(func)
-    return [
-        s if s is not None else TensorSharding.fully_open(present[0].mesh, types[i].rank)
-        for i, s in enumerate(shardings)
-    ]
+def _fully_closed_like(sharding: TensorSharding) -> TensorSharding:
+    return TensorSharding.fully_closed(sharding.mesh, sharding.rank)
 
 
-def insert_reshards_on_results(func: ir.Operation, call: ir.Operation) -> None:
-    for index, (result, func_sharding) in enumerate(zip(call.results, func_result_shardings(func))):
-        call_sharding = get_sharding(result)
-        if func_sharding is None and call_sharding is None:
+def insert_reshards_on_results(func: ir.Operation, call: ir.Operation, symbols: SymbolTable) -> None:
+    """Callee result shardings count only if one is on a non-maximal mesh (see `func_shardings`); a missing
+    side stands for fully replicated, closed like the other side's sharding."""
+    callee = func_shardings(func_attrs.result_shardings(func), list(call.results), symbols)
+    caller = TensorShardingPerValue.from_attr(call.attributes[SHARDING]) if SHARDING in call.attributes else None
+    if callee is None and caller is None:
+        return
+    callee_shardings = callee.shardings if callee is not None else tuple(map(_fully_closed_like, caller.shardings))
+    call_shardings = caller.shardings if caller is not None else tuple(map(_fully_closed_like, callee_shardings))
+    for result, func_sharding, call_sharding in zip(call.results, callee_shardings, call_shardings):
+        if _equivalent(func_sharding, call_sharding):
             continue
-        # A missing sharding means fully replicated.
-        if func_sharding is None:
-            func_sharding = TensorSharding.fully_closed(call_sharding.mesh, rank(result))
-        if call_sharding is None:
-            call_sharding = TensorSharding.fully_closed(func_sharding.mesh, rank(result))
-        if _same_axes(func_sharding, call_sharding):
-            continue
-        set_result_sharding(call, index, func_sharding)
         with ir.InsertionPoint.after(call), call.location:
             reshard = ir.Operation.create(
                 "sdy.reshard",
@@ -54,6 +51,7 @@ def insert_reshards_on_results(func: ir.Operation, call: ir.Operation) -> None:
                 attributes={"sharding": call_sharding.to_attr()},
             )
         result.replace_all_uses_except(reshard.results[0], reshard)
+    call.attributes[SHARDING] = TensorShardingPerValue(callee_shardings).to_attr()
 
 
 @register_pass
@@ -65,5 +63,6 @@ class InsertFuncCallReshardsPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         funcs = functions_by_name(op)
+        symbols = SymbolTable(op)
         for call in nested_ops(op, name="func.call"):
-            insert_reshards_on_results(funcs[callee_name(call)], call)
+            insert_reshards_on_results(funcs[callee_name(call)], call, symbols)
