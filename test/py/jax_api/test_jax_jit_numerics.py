@@ -46,7 +46,7 @@ REQUIRED_COLLECTIVES = {
 }
 # Loops with loop-invariant state, whose while sharding jaxlib's XLA rejects: dropped with a note
 # (runtime/xla_limits.py).
-LOOPS_XLA_REJECTS = {"scan_over_layers", "scan_over_layers_grad", "while_loop_power_iteration", "linalg_solve_lu"}
+LOOPS_XLA_REJECTS = {"scan_over_layers", "scan_over_layers_grad", "while_loop_power_iteration", "linalg_solve_lu", "io_callback_in_loop"}
 FAST = [
     "mlp_forward",
     "transformer_block_forward",
