@@ -121,6 +121,7 @@ class ReshardToCollectivesPass(Pass):
                 for collective in collectives:
                     value = _create_collective(value, collective, reshard.location)
             replaced.append((reshard, value))
-        for reshard, value in replaced:
+        # Last first: a replacement may be an earlier reshard's result, which must still exist then.
+        for reshard, value in reversed(replaced):
             reshard.results[0].replace_all_uses_with(value)
             reshard.erase()
