@@ -1,9 +1,10 @@
-"""A PyTorch/XLA-style GSPMD module with `{maximal device=N}` shardings beside tiled ones, through pysdy's whole
-path: import, propagation (against jaxlib's C++), export (against XLA's own), and a partitioned run (against the
-same module run unpartitioned on one device)."""
+"""Maximal shardings on pysdy's GSPMD path. A PyTorch/XLA-style GSPMD module with `{maximal device=N}` shardings
+beside tiled ones: import, propagation (against jaxlib's C++), export (against XLA's own), and a partitioned run
+(against the same module run unpartitioned on one device). JAX's host-callback programs: export against XLA's."""
 
 from __future__ import annotations
 
+import jax_corpus
 import pytest
 from jaxlib.mlir import ir, passmanager
 from xla_export_oracle import assert_exports_as_xla
@@ -72,3 +73,15 @@ def test_partitioned_run_equals_one_device(route):
     inputs = random_inputs(compiled.info)
     check = check_outputs(PYTORCH_XLA_MAXIMAL, compiled, inputs, execute(compiled, inputs))
     assert check.passed, f"{route} against {check.reference}: {check.mismatches}"
+
+
+# The corpus's host-callback programs but the loop, whose loop-invariant state makes XLA's HLO translation abort
+# on XLA's own export as on pysdy's (see XLA_ABORTS_ON_EXPORTED_LOOPS in test_export_pipeline.py).
+HOST_CALLBACK_PROGRAMS = ["io_callback_on_sharded_input", "ordered_io_callback_and_debug_print"]
+
+
+@pytest.mark.parametrize("name", HOST_CALLBACK_PROGRAMS)
+def test_host_callback_programs_export_as_xla(name):
+    propagated = _run(getattr(jax_corpus, name)(), "sdy-propagation-pipeline", cpp=True)
+    exported = assert_exports_as_xla(propagated)
+    assert '"{maximal device=0}"' in exported
