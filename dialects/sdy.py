@@ -70,6 +70,11 @@ class Mesh:
     def is_maximal(self) -> bool:
         return not self.axes and len(self.device_ids) == 1
 
+    @property
+    def is_empty(self) -> bool:
+        """No axes and no device ids: compatible with any mesh (a maximal mesh is not empty)."""
+        return not self.axes and not self.device_ids
+
     def axis_size(self, name: str) -> int | None:
         for axis in self.axes:
             if axis.name == name:

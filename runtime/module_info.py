@@ -10,6 +10,7 @@ from jaxlib.mlir import ir
 
 from pysdy.dialects.context import make_context
 from pysdy.dialects.sdy import Mesh
+from pysdy.passes.common.custom_calls import custom_call_target
 from pysdy.passes.common.func_attrs import function_type
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.runtime.errors import RuntimeInputError
@@ -31,6 +32,14 @@ _ELEMENT_DTYPES = {
     "complex<f32>": np.complex64,
     "complex<f64>": np.complex128,
 }
+
+# Custom calls into Python functions that live in the process that lowered the module (JAX's io_callback,
+# pure_callback, debug.print, buffer callbacks): XLA looks them up there at run time.
+HOST_CALLBACK_TARGETS = frozenset(
+    f"xla_{kind}python_{device}_callback"
+    for kind in ("", "ffi_", "ffi_partitioned_", "buffer_")
+    for device in ("cpu", "gpu")
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,9 +93,6 @@ def main_function(module: ir.Module) -> ir.Operation:
 
 def read_module_info(module: ir.Module) -> ModuleInfo:
     main = main_function(module)
-    signature = function_type(main)
-    arguments = tuple(tensor_spec(t, f"argument {i} of @main") for i, t in enumerate(signature.inputs))
-    results = tuple(tensor_spec(t, f"result {i} of @main") for i, t in enumerate(signature.results))
     meshes = {}
     has_manual_code = False
     for op in nested_ops(module.operation):
@@ -94,6 +100,14 @@ def read_module_info(module: ir.Module) -> ModuleInfo:
             meshes[ir.StringAttr(op.attributes["sym_name"]).value] = Mesh.from_attr(op.attributes["mesh"])
         elif op.name == "sdy.manual_computation":
             has_manual_code = True
+        elif custom_call_target(op) in HOST_CALLBACK_TARGETS:
+            raise RuntimeInputError(
+                f"the module calls a Python function of the process that lowered it (@{custom_call_target(op)}): "
+                "only that process can run it, through pysdy.jax.jit"
+            )
+    signature = function_type(main)
+    arguments = tuple(tensor_spec(t, f"argument {i} of @main") for i, t in enumerate(signature.inputs))
+    results = tuple(tensor_spec(t, f"result {i} of @main") for i, t in enumerate(signature.results))
     attributes = module.operation.attributes
     declared = ir.IntegerAttr(attributes["mhlo.num_partitions"]).value if "mhlo.num_partitions" in attributes else None
     return ModuleInfo(arguments, results, meshes, declared, has_manual_code)

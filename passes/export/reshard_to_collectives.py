@@ -61,9 +61,10 @@ def _collectives_for(reshard: ir.Operation, meshes: MeshTable) -> list[Collectiv
     """The collectives replacing `reshard`, or None when Shardy leaves it alone (meshes with different axes)."""
     out_sharding = TensorSharding.from_attr(reshard.attributes["sharding"])
     input_value = reshard.operands[0]
+    shape = ir.RankedTensorType(input_value.type).shape
     in_sharding = get_sharding(input_value)
     if in_sharding is None:
-        in_sharding = TensorSharding.fully_closed(out_sharding.mesh, out_sharding.rank)
+        in_sharding = TensorSharding.fully_closed(out_sharding.mesh, len(shape))
     if not isinstance(in_sharding.mesh, str) or not isinstance(out_sharding.mesh, str):
         reshard.location.emit_error("sdy-reshard-to-collectives: shardings with an inlined mesh are not supported")
         raise PassFailure()
@@ -76,13 +77,21 @@ def _collectives_for(reshard: ir.Operation, meshes: MeshTable) -> list[Collectiv
         unreduced = ()
     elif meshes.of(out_sharding).axes != in_mesh.axes:
         return None
+    if in_sharding.rank != out_sharding.rank:
+        # A maximal sharding (no dimensions) on one side of a tensor with dimensions: no collectives make one
+        # the other, and Shardy's conversion fails on the reshard (printed as the IR stands at that point).
+        reshard.location.emit_error(
+            "failed to legalize operation 'sdy.reshard' that was explicitly marked illegal: "
+            + reshard.get_asm(print_generic_op_form=True)
+        )
+        raise PassFailure()
     try:
         return plan_collectives(
             in_sharding,
             dataclasses.replace(out_sharding, unreduced=unreduced),
             out_mesh_name,
             in_mesh,
-            ir.RankedTensorType(input_value.type).shape,
+            shape,
         )
     except IncompleteReshardError as error:
         reshard.location.emit_error(f"sdy-reshard-to-collectives: {error}")
@@ -99,7 +108,10 @@ class ReshardToCollectivesPass(Pass):
     keep_redundant_reshards: bool = option(False, "Whether it keeps redundant reshards or removes.")
 
     def run(self, op: ir.Operation) -> None:
+        """As in Shardy's dialect conversion, each reshard is converted as the input IR has it: uses move to the
+        collectives, and replaced reshards go, only once all are converted."""
         meshes = MeshTable(op.parent)
+        replaced = []
         for reshard in nested_ops(op, pre_order=True, name="sdy.reshard"):
             collectives = _collectives_for(reshard, meshes)
             if collectives is None or (not collectives and self.keep_redundant_reshards):
@@ -108,5 +120,8 @@ class ReshardToCollectivesPass(Pass):
             with ir.InsertionPoint(reshard):
                 for collective in collectives:
                     value = _create_collective(value, collective, reshard.location)
+            replaced.append((reshard, value))
+        # Last first: a replacement may be an earlier reshard's result, which must still exist then.
+        for reshard, value in reversed(replaced):
             reshard.results[0].replace_all_uses_with(value)
             reshard.erase()

@@ -1,4 +1,5 @@
-"""`sdy-update-non-divisible-input-output-shardings`: shrink function input/output shardings to their largest evenly dividing prefix."""
+"""`sdy-update-non-divisible-input-output-shardings`: shrink the input/output shardings of functions, calls and
+manual computations to their largest evenly dividing prefix."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, SubAxisInfo, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import func_attrs
+from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.passes.registry import MODULE, Pass, register_pass
 
 
@@ -92,16 +94,14 @@ class _EvenSharder:
         return updated
 
 
-def _calls(module: ir.Operation) -> list[ir.Operation]:
-    found: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "func.call":
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
-    return found
+def _evenly_sharded_per_value(op: ir.Operation, name: str, values, meshes: dict[str, Mesh]) -> None:
+    """The op's per-value sharding attribute `name`, each sharding shrunk for its value's static shape."""
+    shardings = TensorShardingPerValue.from_attr(op.attributes[name]).shardings
+    updated = []
+    for sharding, value in zip(shardings, values):
+        shape = _static_shape(value.type)
+        updated.append(sharding if shape is None else evenly_sharded(sharding, shape, meshes))
+    op.attributes[name] = TensorShardingPerValue(tuple(updated)).to_attr()
 
 
 @register_pass
@@ -130,12 +130,12 @@ class UpdateNonDivisibleInputOutputShardingsPass(Pass):
                 updated = sharder.changed(attributes[func_attrs.RESULT_ATTRS], function_type.results)
                 if updated:
                     func_attrs.set_result_attrs(func, updated)
-        for call in _calls(op):
-            if func_attrs.SHARDING not in call.attributes:
+        for nested in nested_ops_named(op, {"func.call", "sdy.manual_computation"}, pre_order=True):
+            if nested.name == "func.call":
+                if func_attrs.SHARDING in nested.attributes:
+                    _evenly_sharded_per_value(nested, func_attrs.SHARDING, nested.results, sharder.meshes)
                 continue
-            shardings = TensorShardingPerValue.from_attr(call.attributes[func_attrs.SHARDING]).shardings
-            updated = []
-            for sharding, result in zip(shardings, call.results):
-                shape = _static_shape(result.type)
-                updated.append(sharding if shape is None else evenly_sharded(sharding, shape, sharder.meshes))
-            call.attributes[func_attrs.SHARDING] = TensorShardingPerValue(tuple(updated)).to_attr()
+            # A manual computation's shardings hold its manual axes, which divide the global shapes: the free
+            # axes shrink as they would on the local shapes.
+            _evenly_sharded_per_value(nested, "in_shardings", nested.operands, sharder.meshes)
+            _evenly_sharded_per_value(nested, "out_shardings", nested.results, sharder.meshes)

@@ -63,9 +63,9 @@ def _merge_consecutive(axes: list[AxisRef], mesh: Mesh) -> tuple[AxisRef, ...]:
 
 
 def _common_mesh(shardings: list[TensorSharding], symbols: SymbolTable):
-    """The mesh (or mesh name) the shardings share, ignoring shardings on a mesh without axes."""
+    """The mesh (or mesh name) the shardings share: the first that is not empty, as written there."""
     for sharding in shardings:
-        if mesh_of(sharding, symbols).axes:
+        if not mesh_of(sharding, symbols).is_empty:
             return sharding.mesh
     return shardings[0].mesh
 
@@ -76,9 +76,12 @@ def _with_all_manual_axes(
     manual_axes: tuple[str, ...],
     common_mesh,
     mesh: Mesh,
-    symbols: SymbolTable,
 ) -> list[TensorSharding] | None:
-    """The shardings with unused manual axes added as replicated, or None when none needed it."""
+    """The shardings with unused manual axes added as replicated, or None when none needed it.
+
+    A sharding that gains axes is written on the computation's common mesh as that names it (the symbol,
+    or the inlined mesh), whichever way the sharding named its own.
+    """
     new_shardings, modified = [], False
     for sharding, type_ in zip(shardings, types):
         unused = [part for axis in manual_axes for part in _unused_parts(axis, _axis_refs(sharding), mesh)]
@@ -87,8 +90,7 @@ def _with_all_manual_axes(
             continue
         replicated = sorted(sharding.replicated + tuple(unused), key=lambda a: axis_order_key(a, mesh))
         replicated = _merge_consecutive(replicated, mesh)
-        mesh_or_ref = common_mesh if not mesh_of(sharding, symbols).axes else sharding.mesh
-        new_shardings.append(TensorSharding(mesh_or_ref, sharding.dims, replicated, sharding.unreduced))
+        new_shardings.append(TensorSharding(common_mesh, sharding.dims, replicated, sharding.unreduced))
         modified = True
     return new_shardings if modified else None
 
@@ -125,6 +127,6 @@ class ManualAxesCleanupPass(Pass):
             ("in_shardings", in_shardings, [v.type for v in op.operands]),
             ("out_shardings", out_shardings, [v.type for v in op.results]),
         ):
-            new = _with_all_manual_axes(shardings, types, sorted_axes, common_mesh, mesh, symbols)
+            new = _with_all_manual_axes(shardings, types, sorted_axes, common_mesh, mesh)
             if new is not None:
                 op.attributes[name] = TensorShardingPerValue(tuple(new)).to_attr()

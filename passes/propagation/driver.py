@@ -199,8 +199,8 @@ class PropagationDriver:
         cache = graph.cache
         operand_shardings, result_shardings = shardings[: node.signature_operands], shardings[node.signature_operands :]
         mesh_name = common_mesh_name(operand_shardings, result_shardings, graph.meshes)
-        if mesh_name is None:
-            return None, ()
+        if mesh_name is None or graph.meshes[mesh_name].is_maximal:
+            return None, ()  # Shardy does not propagate maximal shardings
         new_operands, new_results = propagate_through_op(
             operand_shardings,
             result_shardings,
@@ -265,17 +265,20 @@ class PropagationDriver:
 
 
 def common_mesh_name(operands, results, meshes: dict[str, Mesh]) -> str | None:
-    """The one mesh all the shardings use (meshes without axes are compatible with any); None if none or several."""
+    """The one mesh all the shardings use (empty meshes are compatible with any); None if none or several.
+
+    A maximal mesh (device ids, no axes) is not empty: it is compatible only with itself.
+    """
     name: str | None = None
     mesh: Mesh | None = None
     for sharding in list(operands) + list(results):
         if sharding is None:
             continue
         other = meshes.get(sharding.mesh) if isinstance(sharding.mesh, str) else sharding.mesh
-        if mesh is None or not mesh.axes:
+        if mesh is None or mesh.is_empty:
             mesh, name = other, sharding.mesh
             continue
-        if other is None or not other.axes:
+        if other is None or other.is_empty:
             continue
         if other != mesh:
             return None

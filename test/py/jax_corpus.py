@@ -11,8 +11,10 @@ import jax
 jax.config.update("jax_num_cpu_devices", 8)
 
 import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 from jax.experimental.shard_alike import shard_alike  # noqa: E402
+from jax.experimental import io_callback  # noqa: E402
 from jax.sharding import AxisType, NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
 
@@ -639,6 +641,49 @@ def random_dropout_threefry():
         return jnp.where(keep, x / 0.9, 0.0)
 
     return _lower(fn, _mesh(2), (P(), P("x", "y")), (_array(2, dtype=jnp.uint32), _array(8, 16)))
+
+
+# ----- host callbacks (JAX puts them on a maximal mesh, `sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>`) -----
+
+
+def _host_double(x):
+    return np.asarray(x) * 2
+
+
+def _host_row_sums(x):
+    return np.asarray(x).sum(axis=1, keepdims=True)
+
+
+@_program
+def io_callback_on_sharded_input():
+    def fn(x, w):
+        y = io_callback(_host_double, jax.ShapeDtypeStruct(x.shape, x.dtype), jnp.sin(x))
+        sums = jax.pure_callback(_host_row_sums, jax.ShapeDtypeStruct((x.shape[0], 1), x.dtype), y)
+        return (y + x) @ w + sums
+
+    return _lower(fn, _mesh(2), (P("x", "y"), P("y", None)), (_array(8, 16), _array(16, 8)))
+
+
+@_program
+def ordered_io_callback_and_debug_print():
+    def fn(x):
+        y = jnp.tanh(x)
+        jax.debug.print("sum {s}", s=y.sum())
+        z = io_callback(_host_double, jax.ShapeDtypeStruct(y.shape, y.dtype), y, ordered=True)
+        return z * x
+
+    return _lower(fn, _mesh(2), (P("x", "y"),), (_array(8, 16),))
+
+
+@_program
+def io_callback_in_loop():
+    def fn(x, w):
+        def body(i, carry):
+            return io_callback(_host_double, jax.ShapeDtypeStruct(carry.shape, carry.dtype), jnp.tanh(carry @ w))
+
+        return lax.fori_loop(0, 3, body, x)
+
+    return _lower(fn, _mesh(2), (P("x", None), P(None, "y")), (_array(8, 16), _array(16, 16)))
 
 
 # ----- sharding annotations -----

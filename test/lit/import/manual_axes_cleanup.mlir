@@ -170,3 +170,48 @@ func.func @nested(%arg0: tensor<16x8xf32>, %arg1: tensor<i32>, %t: !stablehlo.to
   }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"c"}p0]>, <@mesh, []>]>} : (tensor<i32>) -> (tensor<16x8xf32>, tensor<i32>)
   return %4#0, %0#1 : tensor<16x8xf32>, !stablehlo.token
 }
+
+// -----
+
+// A sharding that gains manual axes is written on the computation's common mesh as the first sharding on a
+// non-empty mesh names it: here @mesh, so the one on @mesh_copy (the same mesh) moves to @mesh; the sharding
+// that already uses every manual axis keeps its own spelling.
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK: sdy.mesh @mesh_copy = <["a"=2, "b"=2]>
+// CHECK-LABEL: func.func @rewritten_on_common_mesh_symbol(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+// CHECK-NEXT: %0:2 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{"a"}, {}], replicated={"b"}>, <@mesh, [{"a"}, {}], replicated={"b"}>] out_shardings=[<@mesh_copy, [{"a", "b"}, {}]>, <@mesh, [{"a"}, {}], replicated={"b"}>] manual_axes={"a", "b"} (%arg2: tensor<4x8xf32>, %arg3: tensor<4x8xf32>) {
+// CHECK-NEXT: %1 = stablehlo.slice %arg2 [0:2, 0:8] : (tensor<4x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: sdy.return %1, %arg3 : tensor<2x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT: } : (tensor<8x8xf32>, tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>)
+// CHECK-NEXT: return %0#0, %0#1 : tensor<8x8xf32>, tensor<8x8xf32>
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+sdy.mesh @mesh_copy = <["a"=2, "b"=2]>
+func.func @rewritten_on_common_mesh_symbol(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0:2 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{"a"}, {}]>, <@mesh_copy, [{"a"}, {}]>] out_shardings=[<@mesh_copy, [{"a", "b"}, {}]>, <mesh<["a"=2, "b"=2]>, [{"a"}, {}]>] manual_axes={"b", "a"} (%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) {
+    %1 = stablehlo.slice %x [0:2, 0:8] : (tensor<4x8xf32>) -> tensor<2x8xf32>
+    sdy.return %1, %y : tensor<2x8xf32>, tensor<4x8xf32>
+  } : (tensor<8x8xf32>, tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>)
+  return %0#0, %0#1 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+// The first sharding on a non-empty mesh inlines it: shardings that gain manual axes inline it too, the empty
+// mesh's included.
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK: sdy.mesh @empty = <[]>
+// CHECK-LABEL: func.func @rewritten_on_inlined_common_mesh(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK-NEXT: %0 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<mesh<["a"=2, "b"=2]>, [{}, {}], replicated={"a", "b"}>, <mesh<["a"=2, "b"=2]>, [{"a"}, {}], replicated={"b"}>] out_shardings=[<mesh<["a"=2, "b"=2]>, [{"b"}, {}], replicated={"a"}>] manual_axes={"a", "b"} (%arg2: tensor<8x8xf32>, %arg3: tensor<4x8xf32>) {
+// CHECK-NEXT: sdy.return %arg3 : tensor<4x8xf32>
+// CHECK-NEXT: } : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: return %0 : tensor<8x8xf32>
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+sdy.mesh @empty = <[]>
+func.func @rewritten_on_inlined_common_mesh(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@empty, [{}, {}]>, <mesh<["a"=2, "b"=2]>, [{"a"}, {}]>] out_shardings=[<@mesh, [{"b"}, {}]>] manual_axes={"a", "b"} (%x: tensor<8x8xf32>, %y: tensor<4x8xf32>) {
+    sdy.return %y : tensor<4x8xf32>
+  } : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

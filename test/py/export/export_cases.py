@@ -103,6 +103,20 @@ func.func @main(%arg0: tensor<16x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"
 }
 """
 
+# Free axes that do not divide the dimensions left after the manual axes, in the in/out shardings of a manual
+# computation and of one nested in it.
+NON_DIVISIBLE_MANUAL_COMPUTATION = MESH + """
+func.func @main(%arg0: tensor<8x6xf32>, %arg1: tensor<12x10xf32>) -> (tensor<8x6xf32>, tensor<12x10xf32>) {
+  %0:2 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{"x", "z"}, {"y", ?}]>, <@mesh, [{"x", "y"}, {"z"}]>] out_shardings=[<@mesh, [{"x"}, {"z", "y"}]>, <@mesh, [{"x"}, {"y", "z", ?}]>] manual_axes={"x"} (%arg2: tensor<2x6xf32>, %arg3: tensor<3x10xf32>) {
+    %1 = sdy.manual_computation(%arg2) in_shardings=[<@mesh, [{"z"}, {"y"}]>] out_shardings=[<@mesh, [{"z", ?}, {"y"}]>] manual_axes={"y"} (%arg4: tensor<2x3xf32>) {
+      sdy.return %arg4 : tensor<2x3xf32>
+    } : (tensor<2x6xf32>) -> tensor<2x6xf32>
+    sdy.return %1, %arg3 : tensor<2x6xf32>, tensor<3x10xf32>
+  } : (tensor<8x6xf32>, tensor<12x10xf32>) -> (tensor<8x6xf32>, tensor<12x10xf32>)
+  return %0#0, %0#1 : tensor<8x6xf32>, tensor<12x10xf32>
+}
+"""
+
 # A body-argument edge with a priority and another mesh: its in_sharding keeps both.
 MANUAL_COMPUTATION_EDGE_PRIORITY = MESH + 'sdy.mesh @other = <["x"=4, "y"=2, "z"=3]>\n' + """
 func.func @main(%arg0: tensor<16x6xf32>) -> tensor<16x6xf32> {
@@ -324,6 +338,7 @@ ALL = {
     "data_flow_edges": DATA_FLOW_EDGES,
     "manual_computation": MANUAL_COMPUTATION,
     "manual_computation_edge_priority": MANUAL_COMPUTATION_EDGE_PRIORITY,
+    "non_divisible_manual_computation": NON_DIVISIBLE_MANUAL_COMPUTATION,
     "split_constants": SPLIT_CONSTANTS,
     "poison_constants": POISON_CONSTANTS,
     "calls": CALLS,

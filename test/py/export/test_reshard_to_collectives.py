@@ -32,6 +32,8 @@ sdy.mesh @m48 = <["x"=4, "y"=8]>
 sdy.mesh @m6 = <["a"=6, "b"=2]>
 sdy.mesh @m3_reversed = <["x"=2, "y"=2, "z"=2], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
 sdy.mesh @other_axes = <["x"=4, "y"=2]>
+sdy.mesh @maximal_0 = <[], device_ids=[0]>
+sdy.mesh @maximal_1 = <[], device_ids=[1]>
 """
 
 
@@ -80,6 +82,9 @@ RESHARDS = {
     "device_order_both_replicated": ("16x8", '<@m3, [{}, {}]>', '<@m3_reversed, [{}, {}]>'),
     "other_mesh_axes_left_alone": ("16x8", '<@m3, [{"x"}, {}]>', '<@other_axes, [{}, {"x"}]>'),
     "other_mesh_axes_to_replicated": ("16x8", '<@m3, [{"x"}, {}]>', '<@other_axes, [{}, {}]>'),
+    "maximal_to_other_maximal": ("16x8", "<@maximal_0, []>", "<@maximal_1, []>"),
+    "maximal_to_same_maximal": ("16x8", "<@maximal_0, []>", "<@maximal_0, []>"),
+    "maximal_to_sharded_left_alone": ("16x8", "<@maximal_0, []>", '<@m3, [{"x"}, {}]>'),
 }
 
 CASES = {name: _reshard(name, *spec) for name, spec in RESHARDS.items()}
@@ -112,6 +117,51 @@ func.func @inside_manual_computation(%arg0: tensor<16x8xf32> {sdy.sharding = #sd
   return %0 : tensor<16x8xf32>
 }
 """
+
+CASES["maximal_scalar_to_mesh"] = MESHES + """
+func.func @maximal_scalar_to_mesh(%arg0: tensor<f32> {sdy.sharding = #sdy.sharding<@maximal_0, []>}) -> tensor<f32> {
+  %0 = sdy.reshard %arg0 <@m3, []> : tensor<f32>
+  return %0 : tensor<f32>
+}
+"""
+
+# Reshards between a maximal sharding (no dimensions) and one with dimensions, which need a conversion:
+# Shardy's dialect conversion fails on the first, printing it as the IR stands then (earlier reshards of the
+# function converted but not yet erased, their results not yet replaced).
+FAILING = {
+    "maximal_to_replicated": _reshard("maximal_to_replicated", "16x8", "<@maximal_0, []>", "<@m3, [{}, {}]>"),
+    "sharded_to_maximal": _reshard("sharded_to_maximal", "16x8", '<@m3, [{"x"}, {}]>', "<@maximal_0, []>"),
+    "replicated_to_maximal": _reshard("replicated_to_maximal", "16x8", "<@m3, [{}, {}]>", "<@maximal_0, []>"),
+    "unsharded_to_maximal": MESHES + """
+func.func @unsharded_to_maximal(%arg0: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = sdy.reshard %arg0 <@maximal_0, []> : tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+""",
+    "after_converted_reshards": MESHES + """
+func.func @after_converted_reshards(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {"y"}]>}) -> tensor<16x8xf32> {
+  %0 = sdy.reshard %arg0 <@m3, [{}, {"x"}]> : tensor<16x8xf32>
+  %1 = stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@m3, [{}, {"x"}]>]>} : tensor<16x8xf32>
+  %2 = sdy.reshard %1 <@m3, [{"z"}, {}]> : tensor<16x8xf32>
+  %3 = sdy.reshard %2 <@maximal_0, []> : tensor<16x8xf32>
+  return %3 : tensor<16x8xf32>
+}
+""",
+}
+
+
+def _first_error(text: str, run) -> str:
+    with pytest.raises(ir.MLIRError) as failure:
+        run(text, TO_COLLECTIVES)
+    return failure.value.error_diagnostics[0].message
+
+
+@pytest.mark.parametrize("case", list(FAILING))
+def test_reshard_fails_as_cpp(case):
+    expected = _first_error(FAILING[case], print_after_cpp)
+    assert expected.startswith("failed to legalize operation 'sdy.reshard' that was explicitly marked illegal: ")
+    assert _first_error(FAILING[case], print_after_pysdy) == expected
+
 
 CMV1 = """
 sdy.mesh @mesh = <["x"=2, "y"=2]>

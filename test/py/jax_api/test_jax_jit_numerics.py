@@ -57,6 +57,7 @@ LOOPS_XLA_REJECTS = {
     "while_loop_power_iteration",
     "linalg_solve_lu",
     "shard_alike_in_scan_body",
+    "io_callback_in_loop",
 }
 FAST = [
     "mlp_forward",

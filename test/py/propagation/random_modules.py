@@ -5,8 +5,11 @@ One generator, two sources of choices: `modules()` is a hypothesis strategy
 `random_module(seed)` gives the same kind of module from `random.Random(seed)`.
 A module has one `sdy.mesh` of 1-3 axes, a `func.func @main` of 1-4 arguments
 and 3-25 ops forming a chain or a DAG, with random shardings on some
-arguments, results and `sdy.sharding_constraint`s. Shapes are computed, so
-every module parses and verifies. `python random_modules.py SEED` prints one.
+arguments, results and `sdy.sharding_constraint`s. With `host_callbacks`, the
+module also has two maximal meshes (device ids, no axes), as JAX gives host
+callbacks: side-effecting custom calls on them, and some shardings on them.
+Shapes are computed, so every module parses and verifies.
+`python random_modules.py SEED` prints one.
 """
 
 from __future__ import annotations
@@ -76,8 +79,9 @@ def tensor_type(shape: tuple[int, ...], element: str = "f32") -> str:
 class ModuleBuilder:
     """Builds one module's text while tracking every value's shape."""
 
-    def __init__(self, choices: Choices):
+    def __init__(self, choices: Choices, host_callbacks: bool = False):
         self.choices = choices
+        self.host_callbacks = host_callbacks
         self.mesh = self.random_mesh()
         self.arguments: list[Value] = []
         self.values: list[Value] = []
@@ -95,7 +99,10 @@ class ModuleBuilder:
         return list(zip(AXIS_NAMES, sizes))
 
     def random_sharding(self, shape: tuple[int, ...]) -> str:
-        """`<@mesh, [dims...]>` with open/closed dims, several axes per dim, replicated axes, priorities."""
+        """`<@mesh, [dims...]>` with open/closed dims, several axes per dim, replicated axes, priorities;
+        with host callbacks, sometimes a maximal sharding instead."""
+        if self.host_callbacks and self.choices.chance(20):
+            return self.maximal_sharding()
         free = [name for name, _ in self.mesh]
         dims = []
         for _ in shape:
@@ -111,6 +118,9 @@ class ModuleBuilder:
         if replicated:
             text += ", replicated={" + ", ".join(f'"{axis}"' for axis in replicated) + "}"
         return text + ">"
+
+    def maximal_sharding(self) -> str:
+        return f"<@maximal_mesh_{self.choices.integer(0, 1)}, []>"
 
     # ----- values -----
 
@@ -265,6 +275,16 @@ class ModuleBuilder:
         types = f"({tensor_type(operand.shape)}) -> {tensor_type(shape)}"
         return self.emit(shape, [operand], f"stablehlo.slice $0 [{', '.join(ranges)}] : {types}")
 
+    def host_callback(self) -> Value | None:
+        operand = self.operand()
+        sharding = f"#sdy.sharding_per_value<[{self.maximal_sharding()}]>"
+        types = f"({tensor_type(operand.shape)}) -> {tensor_type(operand.shape)}"
+        return self.emit(
+            operand.shape,
+            [operand],
+            f"stablehlo.custom_call @xla_ffi_python_cpu_callback($0) {{has_side_effect = true, sdy.sharding = {sharding}}} : {types}",
+        )
+
     def sharding_constraint(self, operand: Value) -> Value:
         sharding = self.random_sharding(operand.shape)
         return self.emit(operand.shape, [operand], f"sdy.sharding_constraint $0 {sharding} : {tensor_type(operand.shape)}")
@@ -281,7 +301,7 @@ class ModuleBuilder:
         op_kinds = [
             self.binary, self.unary, self.dot_general, self.reshape, self.transpose,
             self.broadcast_in_dim, self.reduce, self.concatenate, self.slice, self.compare_select,
-        ]
+        ] + ([self.host_callback] * 2 if self.host_callbacks else [])
         op_count = self.choices.integer(3, 25)
         while op_count:
             result = self.choices.pick(op_kinds)()
@@ -319,9 +339,13 @@ class ModuleBuilder:
         returned = ", ".join(r.name for r in results)
         returned_types = ", ".join(tensor_type(r.shape) for r in results)
         mesh = ", ".join(f'"{name}"={size}' for name, size in self.mesh)
+        maximal_meshes = "".join(
+            f"  sdy.mesh @maximal_mesh_{device} = <[], device_ids=[{device}]>\n" for device in (0, 1) if self.host_callbacks
+        )
         return (
             "module {\n"
             f"  sdy.mesh @mesh = <[{mesh}]>\n"
+            f"{maximal_meshes}"
             f"  func.func @main({arguments}) -> ({result_types}) {{\n"
             f"{body}"
             f"    return {returned} : {returned_types}\n"
@@ -335,15 +359,15 @@ class ModuleBuilder:
         return f" {{sdy.sharding = #sdy.sharding{self.random_sharding(shape)}}}"
 
 
-def random_module(seed: int) -> str:
+def random_module(seed: int, host_callbacks: bool = False) -> str:
     """The module for this seed: the plain-random twin of `modules()`."""
-    return ModuleBuilder(SeededChoices(seed)).build()
+    return ModuleBuilder(SeededChoices(seed), host_callbacks).build()
 
 
 @st.composite
-def modules(draw) -> str:
+def modules(draw, host_callbacks: bool = False) -> str:
     """Hypothesis strategy of module texts."""
-    return ModuleBuilder(DrawnChoices(draw)).build()
+    return ModuleBuilder(DrawnChoices(draw), host_callbacks).build()
 
 
 if __name__ == "__main__":

@@ -97,12 +97,44 @@ func.func private @f(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
 }
 """
 
+# Maximal meshes (device ids, no axes; JAX's host callbacks): never compatible with the named mesh, and
+# maximal shardings do not propagate, whether the common mesh is maximal through an empty mesh, a loop or a
+# function result.
+MAXIMAL_MESHES = MESH + """
+sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+sdy.mesh @empty = <[]>
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@empty, [{}, {}]>}) -> (tensor<8x16xf32>, tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}, tensor<8x16xf32>) {
+  %0 = stablehlo.sine %arg0 : tensor<8x16xf32>
+  %1 = stablehlo.custom_call @cb(%0) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %2 = stablehlo.add %1, %arg0 : tensor<8x16xf32>
+  %3 = stablehlo.multiply %1, %arg1 : tensor<8x16xf32>
+  %c = sdy.constant dense<0> : tensor<i32>
+  %4:2 = stablehlo.while(%i = %c, %x = %1) : tensor<i32>, tensor<8x16xf32>
+    cond {
+      %lim = sdy.constant dense<4> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %lim : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %y = stablehlo.custom_call @cb(%x) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+      %z = stablehlo.add %y, %x : tensor<8x16xf32>
+      %one = sdy.constant dense<1> : tensor<i32>
+      %n = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %n, %z : tensor<i32>, tensor<8x16xf32>
+    }
+  %5 = sdy.data_flow_edge %4#0 : tensor<i32>
+  %6 = sdy.data_flow_edge %4#1 : tensor<8x16xf32>
+  %7 = stablehlo.add %6, %2 : tensor<8x16xf32>
+  return %7, %3, %0 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+}
+"""
+
 CASES = {
     "named_computation_operand_sharded_later": NAMED_COMPUTATION_OPERAND_SHARDED_LATER,
     "named_computation_in_while_body": NAMED_COMPUTATION_IN_WHILE_BODY,
     "manual_computation_operand_sharded_later": MANUAL_COMPUTATION_OPERAND_SHARDED_LATER,
     "dynamic_update_slices_with_constant_and_argument_indices": DYNAMIC_UPDATE_SLICES_WITH_CONSTANT_AND_ARGUMENT_INDICES,
     "func_data_flow_edges_pass_through": FUNC_DATA_FLOW_EDGES_PASS_THROUGH,
+    "maximal_meshes": MAXIMAL_MESHES,
 }
 
 

@@ -1,7 +1,8 @@
 """pysdy's propagation pipeline and passes give exactly jaxlib's C++ output on hypothesis-generated modules.
 
 The pipeline runs on the raw random modules; each propagation pass runs on them
-after jaxlib's C++ `sdy-import-pipeline` (used only to make the input). A test
+after jaxlib's C++ `sdy-import-pipeline` (used only to make the input). Modules
+with host callbacks (maximal meshes) also go through the export pipeline. A test
 is skipped only while pysdy does not register the pass it checks. Hypothesis
 reports the failing module (the raw one, before import) as "Falsifying example".
 """
@@ -84,3 +85,29 @@ def test_pipeline_matches_cpp_many(text):
 @given(text=modules())
 def test_pass_matches_cpp_after_import_many(pass_, text):
     _check_pass(text, pass_)
+
+
+# Maximal meshes beside the named one (JAX's host callbacks), through propagation and the export pipeline.
+HOST_CALLBACK_PIPELINES = [PIPELINE, f"{PIPELINE},sdy-export-pipeline"]
+
+
+@pytest.mark.parametrize("pipeline", HOST_CALLBACK_PIPELINES)
+@FEW
+@given(text=modules(host_callbacks=True))
+def test_host_callback_modules_match_cpp(pipeline, text):
+    _assert_same(text, pipeline)
+
+
+@pytest.mark.parametrize("pass_", _passes())
+@FEW
+@given(text=modules(host_callbacks=True))
+def test_pass_matches_cpp_on_host_callback_modules(pass_, text):
+    _check_pass(text, pass_)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pipeline", HOST_CALLBACK_PIPELINES)
+@MANY
+@given(text=modules(host_callbacks=True))
+def test_host_callback_modules_match_cpp_many(pipeline, text):
+    _assert_same(text, pipeline)

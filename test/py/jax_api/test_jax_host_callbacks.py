@@ -1,0 +1,40 @@
+"""JAX programs with host callbacks (io_callback, pure_callback, debug.print: JAX puts each on a maximal mesh)
+through `pysdy.jax.jit` on 8 CPU devices: the results equal plain JAX's, and XLA gets the callbacks on their
+one device beside the sharded inputs."""
+
+from __future__ import annotations
+
+import jax
+import jax_corpus  # noqa: F401  (8 CPU devices, before the backend starts)
+import numpy as np
+import pytest
+from corpus_programs import corpus_programs
+from numerics import concrete_args
+
+import pysdy.jax
+from pysdy.runtime.comparison import mismatch
+
+PROGRAMS = ["io_callback_on_sharded_input", "ordered_io_callback_and_debug_print", "io_callback_in_loop"]
+
+
+def _host(values) -> list[np.ndarray]:
+    return [np.asarray(value) for value in jax.tree.leaves(values)]
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_host_callback_program_matches_plain_jax(name):
+    program = corpus_programs()[name]
+    args = concrete_args(program)
+    compiles_before = len(pysdy.jax.compilations())
+    partitioned = _host(pysdy.jax.jit(program.fn, **program.jit_kwargs())(*args))
+    assert len(pysdy.jax.compilations()) > compiles_before, "the call did not compile through pysdy"
+    exported = pysdy.jax.compilations()[-1].exported_module
+    assert 'mhlo.sharding = "{maximal device=0}"' in exported and "sdy." not in exported
+    first_input = program.in_shardings[0]._to_xla_hlo_sharding(len(program.abstract_args[0].shape))
+    assert f'mhlo.sharding = "{first_input}"' in exported
+    same_shardings = _host(jax.jit(program.fn, **program.jit_kwargs())(*args))
+    one_device = _host(jax.jit(program.fn)(*jax.device_put(args, jax.devices()[0])))
+    assert len(partitioned) == len(same_shardings) == len(one_device)
+    for index, (actual, on_mesh, alone) in enumerate(zip(partitioned, same_shardings, one_device)):
+        assert mismatch(actual, on_mesh) is None, f"output {index} against jax.jit: {mismatch(actual, on_mesh)}"
+        assert mismatch(actual, alone) is None, f"output {index} against one device: {mismatch(actual, alone)}"
