@@ -54,13 +54,17 @@ def _split_top_level(text: str) -> list[str]:
 
 
 @functools.cache
-def propagation_steps(dedup: bool) -> tuple[str, ...]:
-    """The C++ passes `sdy-propagation-pipeline` runs, without its module dumps."""
-    options = "{dedup-functions-fully=true}" if dedup else ""
+def cpp_steps(pipeline: str) -> tuple[str, ...]:
+    """The C++ passes `pipeline` expands to, without its module dumps."""
     with make_context():
-        text = str(passmanager.PassManager.parse(f"builtin.module(sdy-propagation-pipeline{options})"))
+        text = str(passmanager.PassManager.parse(f"builtin.module({pipeline})"))
     steps = _split_top_level(text[len("builtin.module(") : -1])
     return tuple(s for s in steps if s != "sdy-save-module")
+
+
+def propagation_steps(dedup: bool) -> tuple[str, ...]:
+    """The C++ passes `sdy-propagation-pipeline` runs, without its module dumps."""
+    return cpp_steps("sdy-propagation-pipeline{dedup-functions-fully=true}" if dedup else "sdy-propagation-pipeline")
 
 
 @functools.cache
