@@ -9,13 +9,21 @@ from jaxlib.mlir import ir
 from pysdy.passes.import_.add_data_flow_edges import AddDataFlowEdgesPass
 from pysdy.passes.import_.apply_sharding_constraints import ApplyShardingConstraintsPass
 from pysdy.passes.import_.constant_or_scalar_splitter import ConstantOrScalarSplitterPass
+from pysdy.passes.import_.explicit_gather_scatter_batching import ExplicitGatherScatterBatchingPass
 from pysdy.passes.import_.lift_inlined_meshes import LiftInlinedMeshesPass
 from pysdy.passes.import_.manual_axes_cleanup import ManualAxesCleanupPass
 from pysdy.passes.import_.propagate_sharding_from_func_to_call import PropagateShardingFromFuncToCallPass
 from pysdy.passes.import_.remove_size_one_axes import RemoveSizeOneAxesPass
 from pysdy.passes.import_.sharding_group_import import ShardingGroupImportPass
 from pysdy.passes.import_.symbols import erase_dead_private_symbols
+from pysdy.passes.pipeline import run_pass_on
 from pysdy.passes.registry import Pass, option, register_pass
+
+EXPLICIT_GATHER_SCATTER_BATCHING_HELP = (
+    "Run sdy-explicit-gather-scatter-batching after sdy-constant-or-scalar-splitter; pysdy's text spelling "
+    "of Shardy's C++ PropagationOptions::enableExplicitGatherScatterBatching, which jaxlib's pipelines "
+    "have no text option for."
+)
 
 
 @register_pass
@@ -25,6 +33,7 @@ class ImportPipelinePass(Pass):
     summary = "Run a sequence of import passes needed as a pre-processing step for Shardy propagation"
 
     dedup_functions_fully: bool = option(False, "Whether to dedup functions fully.")
+    enable_explicit_gather_scatter_batching: bool = option(False, EXPLICIT_GATHER_SCATTER_BATCHING_HELP)
 
     def run(self, op: ir.Operation) -> None:
         erase_dead_private_symbols(op)
@@ -32,6 +41,8 @@ class ImportPipelinePass(Pass):
         RemoveSizeOneAxesPass().run(op)
         PropagateShardingFromFuncToCallPass().run(op)
         ConstantOrScalarSplitterPass().run(op)
+        if self.enable_explicit_gather_scatter_batching:
+            run_pass_on(ExplicitGatherScatterBatchingPass(), op)
         erase_dead_private_symbols(op)
         ManualAxesCleanupPass().run(op)
         AddDataFlowEdgesPass().run(op)

@@ -4,6 +4,8 @@ The steps are jaxlib's own expansion of the pipeline (printed from its pass
 manager), every `sdy-*` step being pysdy's Python pass; `symbol-dce` is
 MLIR's. jaxlib's `sdy-save-module` steps are left out: they dump nothing
 without a dump directory, and this pipeline has no option to set one.
+`enable-explicit-gather-scatter-batching` adds the step jaxlib's C++ adds for
+`PropagationOptions::enableExplicitGatherScatterBatching`, which its text pipeline cannot set.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.passes.export.export_pipeline import ExportPipelinePass
+from pysdy.passes.import_.import_pipeline import EXPLICIT_GATHER_SCATTER_BATCHING_HELP
 from pysdy.passes.pipeline import NestedPipeline, PassStep, Step, run_steps_in_pass
 from pysdy.passes.registry import FUNC, MODULE, Pass, option, register_pass
 
@@ -34,6 +37,7 @@ class PropagationPipelinePass(Pass):
     dedup_functions_fully: bool = option(
         False, "whether to keep one function per callee instead of flattening the call graph"
     )
+    enable_explicit_gather_scatter_batching: bool = option(False, EXPLICIT_GATHER_SCATTER_BATCHING_HELP)
 
     def steps(self) -> tuple[Step, ...]:
         steps = _steps(
@@ -42,10 +46,10 @@ class PropagationPipelinePass(Pass):
             "sdy-remove-size-one-axes",
             "sdy-propagate-sharding-from-func-to-call",
             "sdy-constant-or-scalar-splitter",
-            "symbol-dce",
-            "sdy-manual-axes-cleanup",
-            "sdy-add-data-flow-edges",
         )
+        if self.enable_explicit_gather_scatter_batching:
+            steps.append(NestedPipeline(FUNC, (PassStep("sdy-explicit-gather-scatter-batching"),)))
+        steps += _steps("symbol-dce", "sdy-manual-axes-cleanup", "sdy-add-data-flow-edges")
         if self.dedup_functions_fully:
             steps += _steps("sdy-apply-sharding-constraints", "sdy-sharding-group-import", "sdy-add-func-data-flow-edges")
         else:

@@ -399,6 +399,31 @@ def gather_along_batch_dims():
 
 
 @_program
+def row_wise_gather_with_arange():
+    """`x[arange(n), cols]`: the batch dim is indexed by an iota, not by gather batching dims."""
+
+    def fn(x, cols, cols_2d):
+        rows = jnp.arange(x.shape[0])
+        return x[rows, cols], x[rows, :, cols], x[rows[:, None], cols_2d]
+
+    args = (_array(8, 6, 4), _array(8, dtype=jnp.int32), _array(8, 3, dtype=jnp.int32))
+    return _lower(fn, _mesh(2), (P("x", None, "y"), P("x"), P("x", None)), args)
+
+
+@_program
+def row_wise_scatter_with_arange():
+    """`x.at[arange(n), cols].add(v)` and `.set(v)`: scatters whose batch dim is indexed by an iota."""
+
+    def fn(x, cols, updates):
+        rows = jnp.arange(x.shape[0])
+        x = x.at[rows, cols].add(updates)
+        return x.at[rows, cols].set(2.0 * updates)
+
+    args = (_array(8, 16), _array(8, dtype=jnp.int32), _array(8))
+    return _lower(fn, _mesh(2), (P("x", "y"), P("x"), P()), args)
+
+
+@_program
 def segment_sum_and_advanced_indexing():
     def fn(x, segments, rows, cols):
         sums = jax.ops.segment_sum(x, segments, num_segments=4)

@@ -17,27 +17,28 @@ from pysdy.passes.diagnostics import warnings_to
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 
 
-def _outcome(module: ir.Module, run) -> str:
-    """The printed module, or `error: <first line of the first error>` when the pipeline fails."""
+def _outcome(module: ir.Module, run, debug_info: bool) -> str:
+    """The printed module (with locations if `debug_info`), or `error: <first line of the first
+    error>` when the pipeline fails."""
     try:
         run()
     except ir.MLIRError as error:
         first = error.error_diagnostics[0] if error.error_diagnostics else None
         return f"error: {first.message if first else error}"
-    return str(module)
+    return module.operation.get_asm(enable_debug_info=debug_info)
 
 
-def run_cpp(text: str, pipeline: str) -> str:
+def run_cpp(text: str, pipeline: str, debug_info: bool = False) -> str:
     with make_context():
         module = ir.Module.parse(text)
         manager = passmanager.PassManager.parse(f"builtin.module({pipeline})")
-        return _outcome(module, lambda: manager.run(module.operation))
+        return _outcome(module, lambda: manager.run(module.operation), debug_info)
 
 
-def run_py(text: str, pipeline: str) -> str:
+def run_py(text: str, pipeline: str, debug_info: bool = False) -> str:
     with make_context(), warnings_to(lambda location, message: None):
         module = ir.Module.parse(text)
-        return _outcome(module, lambda: run_pipeline(module, parse_pipeline(pipeline)))
+        return _outcome(module, lambda: run_pipeline(module, parse_pipeline(pipeline)), debug_info)
 
 
 def _split_top_level(text: str) -> list[str]:
@@ -53,13 +54,17 @@ def _split_top_level(text: str) -> list[str]:
 
 
 @functools.cache
-def propagation_steps(dedup: bool) -> tuple[str, ...]:
-    """The C++ passes `sdy-propagation-pipeline` runs, without its module dumps."""
-    options = "{dedup-functions-fully=true}" if dedup else ""
+def cpp_steps(pipeline: str) -> tuple[str, ...]:
+    """The C++ passes `pipeline` expands to, without its module dumps."""
     with make_context():
-        text = str(passmanager.PassManager.parse(f"builtin.module(sdy-propagation-pipeline{options})"))
+        text = str(passmanager.PassManager.parse(f"builtin.module({pipeline})"))
     steps = _split_top_level(text[len("builtin.module(") : -1])
     return tuple(s for s in steps if s != "sdy-save-module")
+
+
+def propagation_steps(dedup: bool) -> tuple[str, ...]:
+    """The C++ passes `sdy-propagation-pipeline` runs, without its module dumps."""
+    return cpp_steps("sdy-propagation-pipeline{dedup-functions-fully=true}" if dedup else "sdy-propagation-pipeline")
 
 
 @functools.cache
