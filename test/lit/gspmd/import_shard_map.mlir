@@ -30,13 +30,13 @@ func.func private @shmap_body(%arg0: tensor<4x4xf32>) -> (tensor<4x1xf32> {jax.r
 // Partly manual (last_tile_dims={manual, replicated}); two calls of one body (the second gets a copy); an unused result is dropped.
 // CHECK-LABEL: module {
 // CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4]>
-// CHECK-NEXT: func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>}) -> (tensor<8xf32>, tensor<8xf32>) {
-// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] out_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] manual_axes={"_axis_0"} (%arg1: tensor<4xf32>) {
+// CHECK-NEXT: func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}]>}) -> (tensor<8xf32>, tensor<8xf32>) {
+// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}]>] out_shardings=[<@mesh, [{"_axis_0"}]>] manual_axes={"_axis_0"} (%arg1: tensor<4xf32>) {
 // CHECK-NEXT: %2 = stablehlo.negate %arg1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.abs %arg1 : tensor<4xf32>
 // CHECK-NEXT: sdy.return %2 : tensor<4xf32>
 // CHECK-NEXT: } : (tensor<8xf32>) -> tensor<8xf32>
-// CHECK-NEXT: %1 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] out_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] manual_axes={"_axis_0"} (%arg1: tensor<4xf32>) {
+// CHECK-NEXT: %1 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}]>] out_shardings=[<@mesh, [{"_axis_0"}]>] manual_axes={"_axis_0"} (%arg1: tensor<4xf32>) {
 // CHECK-NEXT: %2 = stablehlo.negate %arg1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.abs %arg1 : tensor<4xf32>
 // CHECK-NEXT: sdy.return %3 : tensor<4xf32>
