@@ -140,18 +140,13 @@ _SHARD_AS = (
     "jax.shard_alike lowers for GSPMD to `@Sharding` calls of `{unknown shard_as N}`, which pysdy imports as "
     "fully open sharding constraints; JAX's Shardy lowering has sdy.sharding_group ops instead"
 )
-_PARTIAL_MANUAL = (
-    "a shard_map manual over some axes only: pysdy imports its in/out shardings with closed dimensions, JAX's "
-    "Shardy lowering has them open"
-)
 IMPORT_DIFFERS = {
     "shard_alike_output_like_input": _SHARD_AS,
     "shard_alike_chained": _SHARD_AS,
     "shard_alike_conflicting_constraints": _SHARD_AS,
     "shard_alike_around_shard_map": _SHARD_AS,
-    "shard_alike_inside_shard_map": f"{_SHARD_AS}; {_PARTIAL_MANUAL}",
+    "shard_alike_inside_shard_map": _SHARD_AS,
     "shard_alike_in_scan_body": _SHARD_AS,
-    "jitted_calls_inside_and_outside_shard_map": _PARTIAL_MANUAL,
 }
 
 
