@@ -10,9 +10,11 @@ open and the manual devices. (2) After pysdy's `sdy-propagation-pipeline`,
 XLA compiles the module with its Shardy partitioner (without the shardings
 XLA rejects before partitioning, see `without_shardings_xla_rejects`), and
 the compiled parameter shardings equal those of compiling the GSPMD module
-with GSPMD. (3) XLA's own import (`xla_import_oracle`) of the GSPMD module
-prints the same mesh, @main argument shardings and sharding constraints. A
-program JAX cannot lower for GSPMD is checked to fail as JAX says."""
+with GSPMD; and pysdy's export of that module becomes the same HLO as XLA's
+export of it (`xla_export_oracle`). (3) XLA's own import (`xla_import_oracle`)
+of the GSPMD module prints the same mesh, @main argument shardings and
+sharding constraints. A program JAX cannot lower for GSPMD is checked to fail
+as JAX says."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import functools
 import jax
 import jax_corpus
 import pytest
+import xla_export_oracle
 import xla_import_oracle
 from jax._src import compiler
 from jax._src.lib import xla_client as xc
@@ -273,6 +276,32 @@ def test_propagated_import_compiles_like_gspmd_whole_corpus(name):
         _check_no_gspmd_lowering(name)
         return
     _compile_check(name)
+
+
+# Where the HLO of pysdy's export differs from XLA's export of the same module. pysdy's export marks the add
+# in the body of the manual computation's `stablehlo.reduce` `{manual}`, as XLA's does, but StableHLO's
+# printer writes a reduce whose body is one op as `applies stablehlo.add`, without that op's attributes, so
+# the text `xla_export_oracle` translates to HLO has lost it.
+EXPORT_HLO_DIFFERS = {
+    "shard_map_inside_jit_mixed": "the printed export loses the {manual} sharding of a reduce body's add",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(reason=EXPORT_HLO_DIFFERS[n], strict=True)) if n in EXPORT_HLO_DIFFERS else n
+        for n in jax_corpus.program_names()
+        if n not in NO_GSPMD_LOWERING
+    ],
+)
+def test_propagated_import_exports_as_xla_whole_corpus(name):
+    gspmd, _ = lowerings(name)
+    propagated = without_shardings_xla_rejects(
+        imported(gspmd, "xla-sdy-stablehlo-import-pipeline,sdy-propagation-pipeline")
+    )
+    xla_export_oracle.assert_exports_as_xla(propagated)
 
 
 # --------------------------------------------------------------------------
