@@ -78,7 +78,10 @@ def import_shardings(
     unreduced axes in mesh order, the mesh's axes are then reordered, if need
     be, so that every manual and unreduced subgroup reads its axes in mesh
     order (XLA's equality sees the order of those subgroups' devices, unlike
-    a replicated one's). {replicated} is
+    a replicated one's). As in XLA's import, the axes of a replicated subgroup
+    are not listed as replicated axes: they are implicit, so a dim that is
+    opened later (an `unspecified_dims` entry, an argument open to propagation)
+    may still be sharded along them. {replicated} is
     closed and empty, {unknown} open and empty, {manual} and {unreduced} empty
     with every mesh axis manual or unreduced, and {maximal device=N} is on
     `@maximal_mesh_N`. A manual subgroup must be whole mesh axes.
@@ -433,7 +436,7 @@ class _Naming:
         return refs
 
     def sorted_refs(self, pieces: list[_Piece]) -> tuple[AxisRef, ...]:
-        """The pieces in mesh order, touching ones merged (as sdy wants replicated and unreduced axes)."""
+        """The pieces in mesh order, touching ones merged (as sdy wants unreduced axes)."""
         ranges: list[list[int]] = []
         for piece in sorted(pieces, key=lambda p: p.low):
             if ranges and ranges[-1][1] == piece.low:
@@ -469,11 +472,6 @@ def _import_leaf(leaf: _Leaf, pieces: list[_Piece] | None, naming: _Naming) -> I
     # Manual axes major to minor in the subgroup: their order is the order of the devices in it.
     manual = [ref for p in subgroup_pieces(SubgroupType.MANUAL) for ref in naming.refs(p.low, p.high)]
     return ImportedSharding(
-        TensorSharding(
-            GLOBAL_MESH_NAME,
-            dims,
-            naming.sorted_refs(subgroup_pieces(SubgroupType.REPLICATED)),
-            naming.sorted_refs(subgroup_pieces(SubgroupType.UNREDUCED)),
-        ),
+        TensorSharding(GLOBAL_MESH_NAME, dims, unreduced=naming.sorted_refs(subgroup_pieces(SubgroupType.UNREDUCED))),
         tuple(ref.name for ref in manual),
     )

@@ -45,37 +45,37 @@ def _fail(op: ir.Operation, message: str) -> None:
     raise PassFailure()
 
 
-def _import_sharding(op: ir.Operation) -> None:
-    if len(op.results) != 1:
-        _fail(op, "expected CustomCallOp with exactly one result")
-    if SHARDING not in op.attributes:
-        _fail(op, "expected CustomCallOp with a sharding attribute")
-    sharding = TensorShardingPerValue.from_attr(op.attributes[SHARDING]).shardings[0]
+def with_unspecified_dims_open(op: ir.Operation, sharding: TensorSharding) -> TensorSharding:
+    """`sharding` with the dims the custom call's `backend_config` lists as `unspecified_dims` opened (none of a
+    maximal sharding, which has no dims); a config it cannot read, or a dim out of range, is an error on `op`."""
     config = op.attributes["backend_config"] if "backend_config" in op.attributes else None
     try:
         dims = unspecified_dims(ir.StringAttr(config).value) if isinstance(config, ir.StringAttr) else []
     except ValueError as error:
         _fail(op, str(error))
     if not sharding.dims:
-        dims = []  # a maximal sharding: the tensor is whole on one device, no dim to open
+        return sharding  # a maximal sharding: the tensor is whole on one device, no dim to open
     bad = [d for d in dims if not 0 <= d < sharding.rank]
     if bad:
         _fail(op, f"unspecified_dims {bad} out of range for a rank-{sharding.rank} sharding")
-    sharding = _opened(sharding, dims)
+    opened = tuple(
+        DimSharding(dim.axes, False, dim.priority) if index in dims else dim for index, dim in enumerate(sharding.dims)
+    )
+    return dataclasses.replace(sharding, dims=opened)
+
+
+def _import_sharding(op: ir.Operation) -> None:
+    if len(op.results) != 1:
+        _fail(op, "expected CustomCallOp with exactly one result")
+    if SHARDING not in op.attributes:
+        _fail(op, "expected CustomCallOp with a sharding attribute")
+    sharding = TensorShardingPerValue.from_attr(op.attributes[SHARDING]).shardings[0]
+    sharding = with_unspecified_dims_open(op, sharding)
     constraint = sdy.ShardingConstraintOp(
         op.operands[0], sharding.to_attr(), loc=op.location, ip=ir.InsertionPoint(op)
     ).operation
     op.results[0].replace_all_uses_with(constraint.results[0])
     op.erase()
-
-
-def _opened(sharding: TensorSharding, dims: list[int]) -> TensorSharding:
-    if not dims:
-        return sharding
-    opened = tuple(
-        DimSharding(dim.axes, False, dim.priority) if index in dims else dim for index, dim in enumerate(sharding.dims)
-    )
-    return dataclasses.replace(sharding, dims=opened)
 
 
 def _import_sharding_group(op: ir.Operation) -> None:

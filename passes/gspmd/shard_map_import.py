@@ -8,6 +8,10 @@ operand), and each used result must go through `@Sharding` to
 `@SPMDShardToFullShape` (whose sharding becomes the out-sharding). Unused
 results are dropped. The callee's body moves into the region (each further
 call gets a copy) and the callee, the call and the custom calls are erased.
+The dims either custom call lists as `unspecified_dims` in its
+`backend_config` are open in its sharding, as `xla-sdy-import-sdy-custom-calls`
+opens them in a constraint: JAX writes them for the axes a partly manual
+shard_map leaves free (XLA's pass left them closed, with a to-do).
 
 Beyond XLA, the same shape as XLA's own export writes it is imported too, so
 pysdy's import of an exported module gives the manual computation back: the
@@ -32,6 +36,7 @@ from pysdy.dialects.sdy import AxisRef, ManualAxes, Mesh, TensorSharding, Tensor
 from pysdy.passes.common.custom_calls import custom_call_target
 from pysdy.passes.common.func_bodies import move_func_body
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.gspmd.import_sdy_custom_calls import with_unspecified_dims_open
 from pysdy.passes.gspmd.import_shardings import MANUAL_AXES
 from pysdy.passes.import_.call_graph import callee_name
 from pysdy.passes.import_.symbols import SymbolTable, mesh_of
@@ -118,10 +123,11 @@ def _result_pair(result: ir.Value) -> _Pair | None:
 
 
 def _sharding_of(op: ir.Operation) -> TensorSharding:
+    """The custom call's sharding, its unspecified dims open."""
     if SHARDING not in op.attributes:
         op.location.emit_error(f"expected `{SHARDING}` on the custom call (run xla-sdy-import-shardings first)")
         raise PassFailure()
-    return TensorShardingPerValue.from_attr(op.attributes[SHARDING]).shardings[0]
+    return with_unspecified_dims_open(op, TensorShardingPerValue.from_attr(op.attributes[SHARDING]).shardings[0])
 
 
 def _recorded_manual_axes(op: ir.Operation) -> tuple[str, ...]:

@@ -5,9 +5,9 @@
 // chosen arguments and results only.
 // CHECK-LABEL: module @jit_fn
 // CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2]>
-// CHECK-NEXT: func.func public @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}], replicated={"_axis_1"}>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>}) {
+// CHECK-NEXT: func.func public @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>}) {
 // CHECK-NEXT: %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
-// CHECK-NEXT: %1 = sdy.sharding_constraint %0 <@mesh, [{"_axis_0"}, {?}], replicated={"_axis_1"}> : tensor<8x8xf32>
+// CHECK-NEXT: %1 = sdy.sharding_constraint %0 <@mesh, [{"_axis_0"}, {?}]> : tensor<8x8xf32>
 // CHECK-NEXT: %2 = sdy.manual_computation(%1) in_shardings=[<@mesh, [{"_axis_0"}, {"_axis_1"}]>] out_shardings=[<@mesh, [{"_axis_0"}, {"_axis_1"}]>] manual_axes={"_axis_0", "_axis_1"} (%arg2: tensor<4x4xf32>) {
 // CHECK-NEXT: %3 = sdy.constant dense<1.000000e+00> : tensor<4x4xf32>
 // CHECK-NEXT: %4 = stablehlo.add %arg2, %3 : tensor<4x4xf32>
@@ -16,7 +16,7 @@
 // CHECK-NEXT: return %2 : tensor<8x8xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: }
-// OPEN: func.func public @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}], replicated={"_axis_1"}>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {?}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0", ?}, {"_axis_1", ?}]>}) {
+// OPEN: func.func public @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {?}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0", ?}, {"_axis_1", ?}]>}) {
 module @jit_fn attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"}, %arg1: tensor<8x8xf32> {mhlo.sharding = "{replicated}"}) -> (tensor<8x8xf32> {mhlo.sharding = "{devices=[2,2]<=[4]}"}) {
     %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>

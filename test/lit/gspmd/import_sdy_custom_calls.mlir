@@ -6,7 +6,7 @@
 // CHECK-NEXT: sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
 // CHECK-NEXT: func.func @constraints(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
 // CHECK-NEXT: %0 = sdy.sharding_constraint %arg0 <@mesh, [{"_axis_0"}, {"_axis_1"}]> : tensor<8x8xf32>
-// CHECK-NEXT: %1 = sdy.sharding_constraint %0 <@mesh, [{"_axis_0"}, {?}], replicated={"_axis_1"}> : tensor<8x8xf32>
+// CHECK-NEXT: %1 = sdy.sharding_constraint %0 <@mesh, [{"_axis_0"}, {?}]> : tensor<8x8xf32>
 // CHECK-NEXT: %2 = sdy.sharding_constraint %1 <@maximal_mesh_1, []> : tensor<8x8xf32>
 // CHECK-NEXT: %3 = stablehlo.custom_call @foo(%2) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
 // CHECK-NEXT: return %3 : tensor<8x8xf32>

@@ -30,13 +30,13 @@ func.func private @shmap_body(%arg0: tensor<4x4xf32>) -> (tensor<4x1xf32> {jax.r
 // Partly manual (last_tile_dims={manual, replicated}); two calls of one body (the second gets a copy); an unused result is dropped.
 // CHECK-LABEL: module {
 // CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4]>
-// CHECK-NEXT: func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>}) -> (tensor<8xf32>, tensor<8xf32>) {
-// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] out_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] manual_axes={"_axis_0"} (%arg1: tensor<4xf32>) {
+// CHECK-NEXT: func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}]>}) -> (tensor<8xf32>, tensor<8xf32>) {
+// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}]>] out_shardings=[<@mesh, [{"_axis_0"}]>] manual_axes={"_axis_0"} (%arg1: tensor<4xf32>) {
 // CHECK-NEXT: %2 = stablehlo.negate %arg1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.abs %arg1 : tensor<4xf32>
 // CHECK-NEXT: sdy.return %2 : tensor<4xf32>
 // CHECK-NEXT: } : (tensor<8xf32>) -> tensor<8xf32>
-// CHECK-NEXT: %1 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] out_shardings=[<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>] manual_axes={"_axis_0"} (%arg1: tensor<4xf32>) {
+// CHECK-NEXT: %1 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}]>] out_shardings=[<@mesh, [{"_axis_0"}]>] manual_axes={"_axis_0"} (%arg1: tensor<4xf32>) {
 // CHECK-NEXT: %2 = stablehlo.negate %arg1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.abs %arg1 : tensor<4xf32>
 // CHECK-NEXT: sdy.return %3 : tensor<4xf32>
@@ -107,5 +107,63 @@ module @xla_export_form {
   func.func private @xla.sdy.inlinable_manual_computation_body(%arg0: tensor<4x4xf32> {mhlo.sharding = "{manual}"}) -> (tensor<4x4xf32> {mhlo.sharding = "{manual}"}) {
     %0 = stablehlo.negate %arg0 {mhlo.sharding = "{manual}"} : tensor<4x4xf32>
     return %0 : tensor<4x4xf32>
+  }
+}
+
+// -----
+
+// A shard_map manual over one axis with a replicated in_spec (JAX writes unspecified_dims for the free axis):
+// the in/out shardings have those dims open, and the manual axis replicated.
+// CHECK-LABEL: module @partly_manual_replicated_spec {
+// CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4]>
+// CHECK-NEXT: func.func public @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>}) -> tensor<8x16xf32> {
+// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{?}, {?}], replicated={"_axis_0"}>] out_shardings=[<@mesh, [{?}, {?}], replicated={"_axis_0"}>] manual_axes={"_axis_0"} (%arg1: tensor<8x16xf32>) {
+// CHECK-NEXT: %1 = stablehlo.tanh %arg1 : tensor<8x16xf32>
+// CHECK-NEXT: sdy.return %1 : tensor<8x16xf32>
+// CHECK-NEXT: } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %0 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+module @partly_manual_replicated_spec {
+  func.func public @main(%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[2,4]<=[8]}"}) -> tensor<8x16xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {backend_config = "unspecified_dims=[0,1]", mhlo.sharding = "{replicated}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {backend_config = "unspecified_dims=[0,1]", mhlo.sharding = "{devices=[1,1,2,4]<=[8] last_tile_dims={manual, replicated}}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %2 = call @shmap_body(%1) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %3 = stablehlo.custom_call @Sharding(%2) {backend_config = "unspecified_dims=[0,1]", mhlo.sharding = "{devices=[1,1,2,4]<=[8] last_tile_dims={manual, replicated}}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {backend_config = "unspecified_dims=[0,1]", mhlo.sharding = "{replicated}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    return %4 : tensor<8x16xf32>
+  }
+  func.func private @shmap_body(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    %0 = stablehlo.tanh %arg0 : tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }
+}
+
+// -----
+
+// Manual over "_axis_0" with an in_spec that uses it: dim 0 keeps the manual axis and is open for more; only
+// the custom call's own unspecified dims open (here the in-sharding's dim 1 but not the out-sharding's).
+// CHECK-LABEL: module @partly_manual_sharded_spec {
+// CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4]>
+// CHECK-NEXT: func.func public @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>}) -> tensor<8x16xf32> {
+// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0", ?}, {?}]>] out_shardings=[<@mesh, [{"_axis_0", ?}, {}]>] manual_axes={"_axis_0"} (%arg1: tensor<4x16xf32>) {
+// CHECK-NEXT: %1 = stablehlo.exponential %arg1 : tensor<4x16xf32>
+// CHECK-NEXT: sdy.return %1 : tensor<4x16xf32>
+// CHECK-NEXT: } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %0 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+module @partly_manual_sharded_spec {
+  func.func public @main(%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[2,4]<=[8]}"}) -> tensor<8x16xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {backend_config = "unspecified_dims=[0,1]", mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {backend_config = "unspecified_dims=[0,1]", mhlo.sharding = "{devices=[1,1,2,4]<=[8] last_tile_dims={manual, replicated}}"} : (tensor<8x16xf32>) -> tensor<4x16xf32>
+    %2 = call @shmap_body(%1) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    %3 = stablehlo.custom_call @Sharding(%2) {backend_config = "unspecified_dims=[0,1]", mhlo.sharding = "{devices=[1,1,2,4]<=[8] last_tile_dims={manual, replicated}}"} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {backend_config = "unspecified_dims=[0]", mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"} : (tensor<4x16xf32>) -> tensor<8x16xf32>
+    return %4 : tensor<8x16xf32>
+  }
+  func.func private @shmap_body(%arg0: tensor<4x16xf32>) -> tensor<4x16xf32> {
+    %0 = stablehlo.exponential %arg0 : tensor<4x16xf32>
+    return %0 : tensor<4x16xf32>
   }
 }

@@ -37,3 +37,18 @@ func.func @two_meshes(%arg0: tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[2]}"
 func.func private @shmap_body(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   return %arg0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @unspecified_dim_out_of_range(%arg0: tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}) -> tensor<8xf32> {
+  // expected-error@+1 {{unspecified_dims [1] out of range for a rank-1 sharding}}
+  %0 = stablehlo.custom_call @Sharding(%arg0) {backend_config = "unspecified_dims=[1]", mhlo.sharding = "{devices=[2]<=[2]}"} : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{manual}"} : (tensor<8xf32>) -> tensor<4xf32>
+  %2 = call @shmap_body(%1) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = stablehlo.custom_call @Sharding(%2) {mhlo.sharding = "{manual}"} : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {mhlo.sharding = "{devices=[2]<=[2]}"} : (tensor<4xf32>) -> tensor<8xf32>
+  return %4 : tensor<8xf32>
+}
+func.func private @shmap_body(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  return %arg0 : tensor<4xf32>
+}

@@ -74,8 +74,8 @@ func.func @device_ids(%arg0: tensor<8xf32> {mhlo.sharding = "{devices=[4]0,2,3,1
 // the manual devices are no part of the sharding, and the SPMDFullToShardShape custom call keeps them.
 // CHECK-LABEL: module {
 // CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2, "_axis_2"=2]>
-// CHECK-NEXT: func.func @subgroups(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}], replicated={"_axis_1", "_axis_2"}>}) -> tensor<4x8xf32> {
-// CHECK-NEXT: %0 = stablehlo.custom_call @SPMDFullToShardShape(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], replicated={"_axis_2"}>]>, xla.sdy.manual_axes = #sdy<manual_axes{"_axis_0", "_axis_1"}>} : (tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: func.func @subgroups(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}]>}) -> tensor<4x8xf32> {
+// CHECK-NEXT: %0 = stablehlo.custom_call @SPMDFullToShardShape(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"_axis_0", "_axis_1"}>} : (tensor<8x8xf32>) -> tensor<4x8xf32>
 func.func @subgroups(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"}) -> tensor<4x8xf32> {
   %0 = stablehlo.custom_call @SPMDFullToShardShape(%arg0) {mhlo.sharding = "{devices=[1,1,4,2]<=[8] last_tile_dims={manual, replicated}}"} : (tensor<8x8xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
@@ -121,7 +121,7 @@ func.func @tokens(%arg0: !stablehlo.token {mhlo.sharding = "{maximal device=0}"}
 // CHECK-LABEL: module {
 // CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2]>
 // CHECK-NEXT: func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0", "_axis_1"}]>}) -> tensor<8xf32> {
-// CHECK: func.func private @callee(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}], replicated={"_axis_1"}>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_1"}], replicated={"_axis_0"}>}) {
+// CHECK: func.func private @callee(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_1"}]>}) {
 func.func @main(%arg0: tensor<8xf32> {mhlo.sharding = "{devices=[4]<=[4]}"}) -> tensor<8xf32> {
   %0 = call @callee(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>

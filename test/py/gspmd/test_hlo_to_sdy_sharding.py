@@ -8,9 +8,11 @@ shardings. (2) Shardings exported from an iota mesh come back digit for digit
 renamed by one order (a value tiling all devices in it) comes back as the
 plain set on a mesh with those device ids. (3) Where the import cannot name a
 set, the error names one of its values and each value alone imports.
-XLA's own import (stablehlo_import.cc) is not reachable from jaxlib: its
-client falls back to GSPMD for modules with `mhlo.sharding`, and
-`hlo_to_stablehlo` keeps `mhlo.sharding`.
+(4) XLA's own import (`xla_import_oracle`) of the set as @main's argument
+shardings prints the same mesh and shardings, for sets whose mesh XLA's
+import can find (it aborts the process on the others) and without manual
+subgroups (XLA's import drops manual axes, so it keeps the mesh in device
+order where pysdy orders it for the manual axes).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import re
 
 import numpy as np
 import pytest
+import xla_import_oracle
 import xla_oracle
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -149,7 +152,7 @@ def test_iota_tilings_refine_one_mesh():
     assert dims == [
         '#sdy.sharding<@mesh, [{"_axis_0", "_axis_1"}, {"_axis_2"}]>',
         '#sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1", "_axis_2"}]>',
-        '#sdy.sharding<@mesh, [{"_axis_1"}, {}], replicated={"_axis_0", "_axis_2"}>',
+        '#sdy.sharding<@mesh, [{"_axis_1"}, {}]>',
     ]
     assert manual == [(), (), ()]
 
@@ -192,7 +195,7 @@ def test_device_orders_no_iota_has_get_device_ids():
     assert dims == [
         '#sdy.sharding<@mesh, [{"_axis_0", "_axis_1"}]>',
         '#sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_0"}]>',
-        '#sdy.sharding<@mesh, [{"_axis_0"}, {}], replicated={"_axis_1"}>',
+        '#sdy.sharding<@mesh, [{"_axis_0"}, {}]>',
     ]
 
 
@@ -237,9 +240,40 @@ def test_manual_and_unreduced_subgroups():
     assert mesh == '#sdy.mesh<["_axis_0"=2, "_axis_1"=2, "_axis_2"=2], device_ids=[0, 4, 1, 5, 2, 6, 3, 7]>'
     assert dims == [
         '#sdy.sharding<@mesh, [{"_axis_0"}]>',
-        '#sdy.sharding<@mesh, [{"_axis_2"}], replicated={"_axis_1"}, unreduced={"_axis_0"}>',
+        '#sdy.sharding<@mesh, [{"_axis_2"}], unreduced={"_axis_0"}>',
     ]
     assert manual == [("_axis_1", "_axis_2"), ()]
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["{devices=[4,2]<=[8]}", "{devices=[2,4]<=[8]}", "{devices=[2,1,4]<=[2,4]T(1,0) last_tile_dim_replicate}"],
+        ["{devices=[1,2,4]<=[8] last_tile_dims={replicated}}", "{devices=[2,2,2]<=[2,2,2]T(2,1,0) last_tile_dim_replicate}"],
+        ["{devices=[8]<=[8]}", "{replicated}", "{unknown}", "{manual}", "{maximal device=0}", "{maximal device=5}"],
+    ],
+    ids=["refined_mesh", "replicated_subgroups", "other_kinds"],
+)
+def test_import_equals_xla_import(texts):
+    shardings = [HloSharding.from_text(t) for t in texts]
+    ranks = [rank_of(s) for s in shardings]
+    arguments = ", ".join(
+        f'%arg{i}: tensor<{"8x" * rank}f32> {{mhlo.sharding = "{text}"}}' for i, (text, rank) in enumerate(zip(texts, ranks))
+    )
+    module = (
+        "module @m attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {\n"
+        f"  func.func public @main({arguments}) {{\n    return\n  }}\n}}"
+    )
+    with sdy_context():
+        xla = ir.Module.parse(xla_import_oracle.xla_import(module))
+        meshes = [op.operation for op in xla.body.operations if op.operation.name == "sdy.mesh"]
+        main = next(op.operation for op in xla.body.operations if op.operation.name == "func.func")
+        xla_mesh = str(meshes[0].attributes["mesh"])
+        xla_shardings = [str(ir.DictAttr(entry)["sdy.sharding"]) for entry in ir.ArrayAttr(main.attributes["arg_attrs"])]
+        imported = import_and_check(shardings, ranks)
+        assert str(imported.mesh.to_attr()) == xla_mesh
+        assert [str(v.sharding.to_attr()) for v in imported.values] == xla_shardings
+    xla_oracle.checks["xla"] += 1
 
 
 def test_tuples_import_element_by_element():
@@ -264,7 +298,7 @@ def test_manual_subgroup_device_order_is_mesh_order():
     ]
     mesh, dims, manual = imported_texts(texts)
     assert mesh == '#sdy.mesh<["_axis_0"=2, "_axis_1"=2, "_axis_2"=2], device_ids=[0, 1, 2, 3, 4, 5, 7, 6]>'
-    assert dims[2] == '#sdy.sharding<@mesh, [{}, {}], replicated={"_axis_0"}>'
+    assert dims[2] == "#sdy.sharding<@mesh, [{}, {}]>"
     assert manual[2] == ("_axis_1", "_axis_2")
 
 

@@ -1,5 +1,5 @@
-"""xla-sdy-stablehlo-import-pipeline on JAX programs lowered for GSPMD, checked against JAX's own Shardy lowering
-of the same program and against XLA's compile of the GSPMD module.
+"""xla-sdy-stablehlo-import-pipeline on JAX programs lowered for GSPMD, checked against XLA's own import, JAX's own
+Shardy lowering of the same program and XLA's compile of the GSPMD module.
 
 Oracles: (1) each program is lowered twice (`jax_use_shardy_partitioner`
 off, then on); the imported GSPMD module's shardings of @main's arguments and
@@ -10,9 +10,11 @@ open and the manual devices. (2) After pysdy's `sdy-propagation-pipeline`,
 XLA compiles the module with its Shardy partitioner (without the shardings
 XLA rejects before partitioning, see `without_shardings_xla_rejects`), and
 the compiled parameter shardings equal those of compiling the GSPMD module
-with GSPMD. XLA's own import is not reachable from jaxlib (no registered
-pass). A program JAX cannot lower for GSPMD is checked to fail as JAX says.
-"""
+with GSPMD; and pysdy's export of that module becomes the same HLO as XLA's
+export of it (`xla_export_oracle`). (3) XLA's own import (`xla_import_oracle`)
+of the GSPMD module prints the same mesh, @main argument shardings and
+sharding constraints. A program JAX cannot lower for GSPMD is checked to fail
+as JAX says."""
 
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ import functools
 import jax
 import jax_corpus
 import pytest
+import xla_export_oracle
+import xla_import_oracle
 from jax._src import compiler
 from jax._src.lib import xla_client as xc
 from jaxlib.mlir import ir
@@ -28,7 +32,7 @@ from jaxlib.mlir import ir
 from pysdy.dialects.context import make_context
 from pysdy.dialects.sdy import ManualAxes, Mesh, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import func_attrs
-from pysdy.passes.common.ir_walk import nested_ops_named
+from pysdy.passes.common.ir_walk import nested_ops, nested_ops_named
 from pysdy.passes.gspmd.sdy_to_hlo_sharding import to_hlo_sharding
 from pysdy.passes.import_.symbols import symbol_name
 from pysdy.passes.pipeline import functions_of, parse_pipeline, run_pipeline
@@ -137,21 +141,17 @@ def test_import_equals_jax_shardy_lowering(name):
 
 # Where pysdy's import of JAX's GSPMD lowering is known to differ from JAX's Shardy lowering.
 _SHARD_AS = (
-    "jax.shard_alike lowers for GSPMD to `@Sharding` calls of `{unknown shard_as N}`, which pysdy imports as "
-    "fully open sharding constraints; JAX's Shardy lowering has sdy.sharding_group ops instead"
-)
-_PARTIAL_MANUAL = (
-    "a shard_map manual over some axes only: pysdy imports its in/out shardings with closed dimensions, JAX's "
-    "Shardy lowering has them open"
+    "jax.shard_alike lowers for GSPMD to `@Sharding` calls of `{unknown shard_as N}`, which XLA's import makes "
+    "fully open sharding constraints (oracle 3), and so does pysdy's; JAX's Shardy lowering has sdy.sharding_group "
+    "ops instead"
 )
 IMPORT_DIFFERS = {
     "shard_alike_output_like_input": _SHARD_AS,
     "shard_alike_chained": _SHARD_AS,
     "shard_alike_conflicting_constraints": _SHARD_AS,
     "shard_alike_around_shard_map": _SHARD_AS,
-    "shard_alike_inside_shard_map": f"{_SHARD_AS}; {_PARTIAL_MANUAL}",
+    "shard_alike_inside_shard_map": _SHARD_AS,
     "shard_alike_in_scan_body": _SHARD_AS,
-    "jitted_calls_inside_and_outside_shard_map": _PARTIAL_MANUAL,
 }
 
 
@@ -276,3 +276,112 @@ def test_propagated_import_compiles_like_gspmd_whole_corpus(name):
         _check_no_gspmd_lowering(name)
         return
     _compile_check(name)
+
+
+# Where the HLO of pysdy's export differs from XLA's export of the same module. pysdy's export marks the add
+# in the body of the manual computation's `stablehlo.reduce` `{manual}`, as XLA's does, but StableHLO's
+# printer writes a reduce whose body is one op as `applies stablehlo.add`, without that op's attributes, so
+# the text `xla_export_oracle` translates to HLO has lost it.
+EXPORT_HLO_DIFFERS = {
+    "shard_map_inside_jit_mixed": "the printed export loses the {manual} sharding of a reduce body's add",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(reason=EXPORT_HLO_DIFFERS[n], strict=True)) if n in EXPORT_HLO_DIFFERS else n
+        for n in jax_corpus.program_names()
+        if n not in NO_GSPMD_LOWERING
+    ],
+)
+def test_propagated_import_exports_as_xla_whole_corpus(name):
+    gspmd, _ = lowerings(name)
+    propagated = without_shardings_xla_rejects(
+        imported(gspmd, "xla-sdy-stablehlo-import-pipeline,sdy-propagation-pipeline")
+    )
+    xla_export_oracle.assert_exports_as_xla(propagated)
+
+
+# --------------------------------------------------------------------------
+# Oracle 3: XLA's own import of the GSPMD module
+# --------------------------------------------------------------------------
+
+
+def _made_for_a_while_free_variable(constraint: ir.Operation) -> bool:
+    """A constraint all of whose uses are inside one `stablehlo.while` it is not in, as
+    `xla-sdy-open-while-free-vars-sharding` makes for a loop's free variable (XLA's round trip through HLO
+    turns a loop-invariant operand into one, so its import has constraints pysdy's import need not)."""
+    loops = set()
+    for use in constraint.results[0].uses:
+        op = use.owner.operation
+        while op.name not in ("stablehlo.while", "func.func"):
+            op = op.parent.operation
+        loops.add(op if op.name == "stablehlo.while" else None)
+    return len(loops) == 1 and None not in loops
+
+
+def imported_shardings(text: str) -> tuple[list[str], list[str | None], list[str], list[str]]:
+    """The meshes, @main's argument shardings, and each sharding constraint's and op's sharding in the module in
+    walk order (the constraints on a while loop's free variables left out), as printed."""
+    with make_context():
+        module = ir.Module.parse(text)
+        top = module.operation
+        meshes = [str(op.attributes["mesh"]) for op in top.regions[0].blocks[0].operations if op.name == "sdy.mesh"]
+        main = next(f for f in functions_of(top) if symbol_name(f) == "main")
+        arguments = [str(a) if a is not None else None for a in func_attrs.arg_sharding_attrs(main)]
+        constraints, ops = [], []
+        for op in nested_ops(top, pre_order=True):
+            if op.name == "sdy.sharding_constraint":
+                if not _made_for_a_while_free_variable(op):
+                    constraints.append(str(op.attributes["sharding"]))
+            elif op.name != "func.func" and "sdy.sharding" in op.attributes:
+                ops.append(str(op.attributes["sdy.sharding"]))
+        return meshes, arguments, constraints, ops
+
+
+SHARD_GROUPS = """
+module @shard_groups attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[2,4]<=[8] shard_as 5}"},
+                         %arg1: tensor<8x16xf32> {mhlo.sharding = "{unknown shard_like 6}"})
+      -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {backend_config = "", has_side_effect = true, mhlo.sharding = "{unknown shard_as 0}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %1 = stablehlo.multiply %arg0, %arg1 : tensor<8x16xf32>
+    %2 = stablehlo.custom_call @Sharding(%1) {backend_config = "", has_side_effect = true, mhlo.sharding = "{unknown shard_as 0}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %3 = stablehlo.negate %arg1 : tensor<8x16xf32>
+    %4 = stablehlo.custom_call @Sharding(%3) {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate shard_like 1}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %5 = stablehlo.abs %arg1 : tensor<8x16xf32>
+    %6 = stablehlo.custom_call @Sharding(%5) {backend_config = "unspecified_dims=[1]", mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate shard_as 2}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %7 = stablehlo.add %arg0, %arg1 {mhlo.sharding = "{replicated shard_like 3}"} : tensor<8x16xf32>
+    return %2, %4, %6, %7 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+  }
+}
+"""
+
+
+def test_shard_groups_import_as_xla_does():
+    """XLA's import drops `shard_as N` / `shard_like N` and imports the sharding (an unknown one fully open)."""
+    ours = imported_shardings(imported(SHARD_GROUPS))
+    assert ours == imported_shardings(xla_import_oracle.xla_import(SHARD_GROUPS))
+    open_, first, first_open = "[{?}, {?}]", '[{"_axis_0"}, {}]', '[{"_axis_0"}, {?}]'
+    assert ours[2] == [f"#sdy.sharding<@mesh, {dims}>" for dims in (open_, open_, first, first_open)]
+    assert "sdy.sharding_group" not in imported(SHARD_GROUPS)
+
+
+def _has_shard_map(gspmd: str) -> bool:
+    return "@SPMDFullToShardShape" in gspmd
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in jax_corpus.program_names() if n not in NO_GSPMD_LOWERING])
+def test_import_equals_xla_import_whole_corpus(name):
+    """XLA's import (jaxlib 0.10.2) leaves a shard_map's custom calls as they are, so for a program with a
+    shard_map only the argument shardings are compared; the constraints are compared as sets, since XLA's round
+    trip through HLO may inline, reorder or drop ops."""
+    gspmd, _ = lowerings(name)
+    meshes, arguments, constraints, _ = imported_shardings(imported(gspmd))
+    xla_meshes, xla_arguments, xla_constraints, _ = imported_shardings(xla_import_oracle.xla_import(gspmd))
+    assert (meshes, arguments) == (xla_meshes, xla_arguments)
+    if not _has_shard_map(gspmd):
+        assert set(constraints) == set(xla_constraints)

@@ -1,5 +1,6 @@
 """Corpus programs run by the runtime on 8 CPU devices (both routes) equal their reference run, with the
-collectives their shardings require in the partitioned HLO."""
+collectives their shardings require in the partitioned HLO; lowered for GSPMD instead, they run through
+pysdy's `xla-sdy-stablehlo-import-pipeline` and equal theirs too."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 
 import jax_corpus
 import pytest
+from jax._src import config as jax_config
 
 from pysdy.runtime.check import check_outputs
 from pysdy.runtime.collectives import find_collectives
@@ -67,8 +69,15 @@ def lowered(name: str) -> str:
     return getattr(jax_corpus, name)()
 
 
-def run_and_check(name: str, route: str):
-    text = lowered(name)
+@functools.cache
+def lowered_for_gspmd(name: str) -> str:
+    """The program as JAX lowers it without Shardy (`mhlo.sharding`s, shard_maps as custom calls)."""
+    with jax_config.use_shardy_partitioner(False):
+        return getattr(jax_corpus, name)()
+
+
+def run_and_check(name: str, route: str, text: str | None = None):
+    text = lowered(name) if text is None else text
     compiled = compile_module(text, route=route)
     inputs = random_inputs(compiled.info)
     outputs = execute(compiled, inputs)
@@ -102,3 +111,20 @@ def test_whole_corpus_matches_reference(name, route):
     compiled = run_and_check(name, route)
     required = REQUIRED_COLLECTIVES.get(name) or WHOLE_CORPUS_REQUIRED.get(name)
     _assert_required_collectives(name, compiled, required)
+
+
+# JAX lowers unreduced shardings only for Shardy (see test/py/gspmd/test_import_pipeline.py).
+NO_GSPMD_LOWERING = {"explicit_mesh_unreduced_matmul"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in jax_corpus.program_names() if n not in NO_GSPMD_LOWERING])
+def test_whole_corpus_lowered_for_gspmd_matches_reference(name):
+    text = lowered_for_gspmd(name)
+    assert "mhlo.sharding" in text and "sdy.mesh" not in text
+    if name in CANNOT_RUN:
+        with pytest.raises(RuntimeInputError, match=re.escape(CANNOT_RUN[name]["gspmd"])):
+            run_and_check(name, "gspmd", text)
+        return
+    compiled = run_and_check(name, "gspmd", text)
+    assert compiled.pipeline.startswith("xla-sdy-stablehlo-import-pipeline,")
