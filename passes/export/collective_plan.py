@@ -92,14 +92,6 @@ def _overlap(ref: AxisRef, other: AxisRef) -> AxisRef:
     return axis_refs.sub_axis(ref.name, pre, next_pre // pre)
 
 
-def add_axis_or_merge(axes: list[AxisRef], ref: AxisRef, mesh: Mesh) -> None:
-    """Appends `ref`, merged into the last axis when it is that sub-axis's continuation."""
-    if axes and axis_refs.can_merge(axes[-1], ref):
-        axes[-1] = axis_refs.merge(axes[-1], ref, mesh)
-    else:
-        axes.append(ref)
-
-
 def _sharded_size(axes: Sequence[AxisRef], mesh: Mesh) -> int:
     return axis_refs.total_size(axes, mesh)
 
@@ -352,8 +344,8 @@ class _Planner:
             for ref in axes:
                 self.in_axes[src_dim].append(ref)
                 self.in_set.add(ref)
-                add_axis_or_merge(slicing[src_dim], ref, self.mesh)
-                add_axis_or_merge(self.current_axes[src_dim], ref, self.mesh)
+                axis_refs.add_axis_or_merge(slicing[src_dim], ref, self.mesh)
+                axis_refs.add_axis_or_merge(self.current_axes[src_dim], ref, self.mesh)
 
         # 2. Free out axes sliced at their own dimension while its capacity allows.
         available_out: list[AxisRef] = []
@@ -371,8 +363,8 @@ class _Planner:
                     index += 1
                     continue
                 has_slicing = True
-                add_axis_or_merge(slicing[dim], within, self.mesh)
-                add_axis_or_merge(current, within, self.mesh)
+                axis_refs.add_axis_or_merge(slicing[dim], within, self.mesh)
+                axis_refs.add_axis_or_merge(current, within, self.mesh)
                 if not in_axes and index == 0:
                     del out_axes[0]
                 else:
@@ -389,8 +381,8 @@ class _Planner:
         def slice_there(ref: AxisRef, dim: int) -> None:
             nonlocal has_slicing
             has_slicing = True
-            add_axis_or_merge(slicing[dim], ref, self.mesh)
-            add_axis_or_merge(self.current_axes[dim], ref, self.mesh)
+            axis_refs.add_axis_or_merge(slicing[dim], ref, self.mesh)
+            axis_refs.add_axis_or_merge(self.current_axes[dim], ref, self.mesh)
 
         self.distribute_within_capacity(lambda dim: available_out, add_to_front=False, consume=slice_there)
         self.out_positions = _axis_positions(self.out_axes)
@@ -457,7 +449,7 @@ class _Planner:
                 if within is None:
                     break
                 out_axes.pop(0)
-                add_axis_or_merge(current, within, self.mesh)
+                axis_refs.add_axis_or_merge(current, within, self.mesh)
                 if remainder is not None:
                     out_axes.insert(0, remainder)
             self.capacity[dim] = capacity
@@ -484,7 +476,7 @@ class _Planner:
         self.out_positions = _axis_positions(self.out_axes)
         for in_axes, current in zip(self.in_axes, self.current_axes):
             for ref in in_axes:
-                add_axis_or_merge(current, ref, self.mesh)
+                axis_refs.add_axis_or_merge(current, ref, self.mesh)
 
     def try_collective_permute(self) -> None:
         if self.should_collective_permute():
@@ -520,8 +512,8 @@ class _Planner:
         del src_in[start:]
         tgt_in = self.in_axes[tgt_dim]
         for ref in moved:
-            add_axis_or_merge(axes, ref, self.mesh)
-            add_axis_or_merge(self.current_axes[tgt_dim], ref, self.mesh)
+            axis_refs.add_axis_or_merge(axes, ref, self.mesh)
+            axis_refs.add_axis_or_merge(self.current_axes[tgt_dim], ref, self.mesh)
             self.in_set.discard(ref)
             if not tgt_in and tgt_out and tgt_out[0] == ref:
                 tgt_out.pop(0)
@@ -550,7 +542,7 @@ class _Planner:
         del in_axes[start:]
         axes: list[AxisRef] = []
         for ref in gathered:
-            add_axis_or_merge(axes, ref, self.mesh)
+            axis_refs.add_axis_or_merge(axes, ref, self.mesh)
         return axes
 
     def try_all_gather(self) -> None:

@@ -173,6 +173,28 @@ def is_strict_prefix(first: Sequence[AxisRef], second: Sequence[AxisRef]) -> boo
     return axis_list_prefix_status(first, second) is PrefixStatus.STRICT_PREFIX
 
 
+def greatest_common_prefix_of_lists(first: Sequence[AxisRef], second: Sequence[AxisRef]) -> list[AxisRef]:
+    """The longest list both start with, its last axis possibly a prefix of theirs."""
+    common: list[AxisRef] = []
+    for ref, other in zip(first, second):
+        if ref == other:
+            common.append(ref)
+            continue
+        prefix = greatest_common_prefix(ref, other)
+        if prefix is not None:
+            common.append(prefix)
+        break
+    return common
+
+
+def add_axis_or_merge(axes: list[AxisRef], ref: AxisRef, mesh: Mesh) -> None:
+    """Appends `ref`, merged into the last axis when it is that sub-axis's continuation."""
+    if axes and can_merge(axes[-1], ref):
+        axes[-1] = merge(axes[-1], ref, mesh)
+    else:
+        axes.append(ref)
+
+
 def total_size(refs: Sequence[AxisRef], mesh: Mesh) -> int:
     size = 1
     for ref in refs:
