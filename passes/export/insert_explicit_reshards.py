@@ -369,6 +369,7 @@ def reshard_to_common_axes(
 
 
 def _reduction_axes(
+    op: ir.Operation,
     result_sharding: Optional[TensorSharding],
     in_shardings: Sequence[TensorSharding],
     out_shardings: Sequence[TensorSharding],
@@ -376,7 +377,8 @@ def _reduction_axes(
     rule: OpShardingRule,
     op_mesh: _OpMesh,
 ) -> list[AxisRef]:
-    """The axes the op's reduction factors are sharded on (without the full version: only if its first result is unreduced)."""
+    """The axes the op's reduction factors are sharded on (without the full version: only if its first result is
+    unreduced, and then every operand must shard each reduction factor alike, as Shardy checks)."""
     if common is not None:
         return [ref for factor in rule.reduction_factors for ref in common[factor]]
     if result_sharding is None or not result_sharding.unreduced:
@@ -384,11 +386,14 @@ def _reduction_axes(
     projection = ShardingProjection.build(in_shardings, out_shardings, rule, op_mesh.mesh)
     axes = []
     for factor in rule.reduction_factors:
-        for operand in projection.operands:
-            factor_axes = _factor_axes(operand, factor)
-            if factor_axes is not None:
-                axes.extend(factor_axes)
-                break
+        factor_axes = [_factor_axes(operand, factor) for operand in projection.operands]
+        factor_axes = [operand_axes for operand_axes in factor_axes if operand_axes is not None]
+        if any(operand_axes != factor_axes[0] for operand_axes in factor_axes):
+            op.location.emit_error(
+                "the result has unreduced axes while the operands are sharded differently along a reduction factor"
+            )
+            raise PassFailure()
+        axes.extend(factor_axes[0] if factor_axes else [])
     return axes
 
 
@@ -419,7 +424,7 @@ def process_op_with_rule(op: ir.Operation, rule: OpShardingRule, meshes: MeshTab
         common = reshard_to_common_axes(op, projection, in_shardings, out_shardings, rule, op_mesh, meshes)
     if not results:
         return
-    reduction_axes = _reduction_axes(out_shardings[0], closed_in, closed_out, common, rule, op_mesh)
+    reduction_axes = _reduction_axes(op, out_shardings[0], closed_in, closed_out, common, rule, op_mesh)
     if not reduction_axes:
         return
     axes = reduction_axes_needing_all_reduce(reduction_axes, op, meshes, op_mesh.name)
