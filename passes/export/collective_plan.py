@@ -238,9 +238,15 @@ class _Planner:
             self.try_all_to_alls(allow_out_of_order_target=False)
             self.try_all_to_alls(allow_out_of_order_target=True)
             self.try_all_gather()
-        if not self.is_done():
+        if not self.is_done() and not self.only_size_one_axes_left():
             raise IncompleteReshardError("the collectives found do not reach the output sharding")
         return self.collectives
+
+    def only_size_one_axes_left(self) -> bool:
+        """Whether what is left to reshard is only axes of size 1, which no collective moves (Shardy stops there
+        too: its check that the reshard is done is an assertion, compiled out of jaxlib)."""
+        left = [ref for axes in self.in_axes + self.out_axes for ref in axes]
+        return self.mesh_name == self.out_mesh_name and all(self.size(ref) == 1 for ref in left)
 
     # ---- capacity-bound distribution ------------------------------------
 
@@ -562,8 +568,10 @@ def plan_collectives(
 
     `out_mesh_name` names the mesh to end on: `mesh`'s axes, maybe in another
     device order than the input's (reached with a collective-permute). Every
-    collective carries the output's unreduced axes. Raises
-    `IncompleteReshardError` when the planner stops short of the output.
+    collective carries the output's unreduced axes. The last collective's
+    sharding is the output sharding, but for axes of size 1 it may lack or
+    misplace. Raises `IncompleteReshardError` when the planner stops short of
+    the output otherwise.
     """
     planner = _Planner(in_sharding, out_sharding, out_mesh_name, mesh, shape)
     return planner.plan()

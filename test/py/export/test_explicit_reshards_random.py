@@ -1,0 +1,104 @@
+"""`sdy-insert-explicit-reshards`, full and default versions, C++ and pysdy, on random modules: the same printed
+module, or the same error.
+
+Three sources of modules, each drawn from a seed:
+- "random": the propagation tests' random modules as drawn (chains and DAGs of reshapes, dots, reductions,
+  concatenates, slices...; open dimensions, priorities, sharding constraints, meshes with axes of size 1);
+- "propagated": the same after jaxlib's C++ `sdy-propagation-pipeline`, closed, as the export pipeline hands them;
+- "single-op": one op with random shardings (sub-axes, replicated and unreduced axes, non-divisible dimensions,
+  reshapes whose dimensions span several factors, gathers, dynamic slices).
+
+Where jaxlib's C++ crashes the process (it reads past its factor map on some reshapes with overflow axes, and
+aborts on an unreduced result whose operands disagree on a reduction factor), pysdy must refuse with its
+diagnostic; the C++ is not run there. A fast sample runs by default, a large one is marked slow.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+import pytest
+from export_inputs import print_after_cpp, print_after_pysdy
+from jaxlib.mlir import ir
+
+from propagation.random_modules import random_module
+from propagation.single_op_modules import OP_GENERATORS, valid_random_module
+from pysdy.dialects.context import make_context
+
+FULL = "func.func(sdy-insert-explicit-reshards{enable-full-version=true})"
+DEFAULT = "func.func(sdy-insert-explicit-reshards{enable-full-version=false})"
+FAST_SEEDS = range(40)
+SLOW_SEEDS = range(40, 2000)
+
+# pysdy's diagnostics where the C++ crashes instead.
+_CPP_CRASHES = (
+    "cannot redistribute the reshape's axes",
+    "the operands are sharded differently along a reduction factor",
+)
+
+
+def _propagated(seed: int) -> str | None:
+    try:
+        return print_after_cpp(random_module(seed), "sdy-propagation-pipeline")
+    except ir.MLIRError:
+        return None  # a module jaxlib's propagation rejects (e.g. a sharding group it cannot satisfy)
+
+
+def _single_op(seed: int) -> str | None:
+    families = sorted(OP_GENERATORS)
+    rng = random.Random(f"explicit-reshards-{seed}")
+    with make_context():
+        drawn = valid_random_module(rng, families[seed % len(families)])
+    return None if drawn is None else drawn[1]
+
+
+SOURCES: dict[str, Callable[[int], str | None]] = {
+    "random": random_module,
+    "propagated": _propagated,
+    "single-op": _single_op,
+}
+
+
+def _outcome(run: Callable[[str, str], str], text: str, pipeline: str) -> str:
+    try:
+        return run(text, pipeline)
+    except ir.MLIRError as error:
+        return f"error: {error}"
+
+
+def _crashes_cpp(pysdy_outcome: str) -> bool:
+    return any(crash in pysdy_outcome for crash in _CPP_CRASHES)
+
+
+def check_seed(source: str, seed: int, pipeline: str) -> None:
+    text = SOURCES[source](seed)
+    if text is None:
+        return
+    actual = _outcome(print_after_pysdy, text, pipeline)
+    if not _crashes_cpp(actual):
+        assert actual == _outcome(print_after_cpp, text, pipeline), text
+
+
+@pytest.mark.parametrize("pipeline", [FULL, DEFAULT], ids=["full", "default"])
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_insert_explicit_reshards_matches_cpp(source, pipeline):
+    for seed in FAST_SEEDS:
+        check_seed(source, seed, pipeline)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pipeline", [FULL, DEFAULT], ids=["full", "default"])
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_insert_explicit_reshards_matches_cpp_on_more_seeds(source, pipeline):
+    for seed in SLOW_SEEDS:
+        check_seed(source, seed, pipeline)
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_random_modules_exercise_the_full_version(source):
+    """The C++ full version changes most of the fast sample."""
+    texts = [text for text in map(SOURCES[source], FAST_SEEDS) if text is not None]
+    texts = [text for text in texts if not _crashes_cpp(_outcome(print_after_pysdy, text, FULL))]
+    changed = [text for text in texts if _outcome(print_after_cpp, text, FULL) != _outcome(print_after_cpp, text, "")]
+    assert len(changed) > len(texts) // 2, (len(changed), len(texts))
