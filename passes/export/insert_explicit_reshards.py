@@ -329,7 +329,10 @@ def insert_reshards(
             if updated_results[index] or _should_reshard_to_common_mesh(sharding, op_mesh, meshes):
                 result = op.results[index]
                 new = _tensor_sharding(projection.results[index], rule.result_mappings[index], rule, op_mesh)
-                old = sharding if sharding is not None else TensorSharding.fully_closed(op_mesh.name, rank(result))
+                # Read now: setting an earlier result's sharding gave an unsharded op open ones on every result.
+                old = get_sharding(result)
+                if old is None:
+                    old = TensorSharding.fully_closed(op_mesh.name, rank(result))
                 reshard = create_reshard(result, old)
                 result.replace_all_uses_except(reshard, reshard.owner.operation)
                 set_sharding(result, new)

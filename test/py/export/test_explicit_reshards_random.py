@@ -6,11 +6,10 @@ Three sources of modules, each drawn from a seed:
   concatenates, slices...; open dimensions, priorities, sharding constraints, meshes with axes of size 1);
 - "propagated": the same after jaxlib's C++ `sdy-propagation-pipeline`, closed, as the export pipeline hands them;
 - "single-op": one op with random shardings (sub-axes, replicated and unreduced axes, non-divisible dimensions,
-  reshapes whose dimensions span several factors, gathers, dynamic slices).
+  reshapes whose dimensions span several factors, dots, reductions, gathers, scatters, sorts, convolutions...).
 
 Where jaxlib's C++ crashes the process (it reads past its factor map on some reshapes with overflow axes, and
-aborts on an unreduced result whose operands disagree on a reduction factor), pysdy must refuse with its
-diagnostic; the C++ is not run there. A fast sample runs by default, a large one is marked slow.
+aborts on unreduced axes its checks reject), pysdy must refuse with its diagnostic; the C++ is not run there. A fast sample runs by default, a large one is marked slow.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from export_inputs import print_after_cpp, print_after_pysdy
 from jaxlib.mlir import ir
 
 from propagation.random_modules import random_module
-from propagation.single_op_modules import OP_GENERATORS, valid_random_module
+from propagation.single_op_modules import MORE_OP_GENERATORS, OP_GENERATORS, valid_random_module
 from pysdy.dialects.context import make_context
 
 FULL = "func.func(sdy-insert-explicit-reshards{enable-full-version=true})"
@@ -35,6 +34,8 @@ SLOW_SEEDS = range(40, 2000)
 _CPP_CRASHES = (
     "cannot redistribute the reshape's axes",
     "the operands are sharded differently along a reduction factor",
+    "the results of the operation have different unreduced axes",
+    "some operands have unreduced axes but the operation has no results",
 )
 
 
@@ -46,7 +47,7 @@ def _propagated(seed: int) -> str | None:
 
 
 def _single_op(seed: int) -> str | None:
-    families = sorted(OP_GENERATORS)
+    families = sorted(OP_GENERATORS) + sorted(MORE_OP_GENERATORS)
     rng = random.Random(f"explicit-reshards-{seed}")
     with make_context():
         drawn = valid_random_module(rng, families[seed % len(families)])

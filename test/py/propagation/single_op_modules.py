@@ -260,21 +260,107 @@ OP_GENERATORS = {
 }
 
 
+def _region(arguments: int, body: str) -> str:
+    """A scalar f32 region of `arguments` block arguments %a0, %a1, ... returning `body`'s %r."""
+    block_args = ", ".join(f"%a{i}: tensor<f32>" for i in range(arguments))
+    return f"({{\n  ^bb0({block_args}):\n    {body}\n    stablehlo.return %r : {body.split(' : ')[-1].split(' -> ')[-1]}\n  }})"
+
+
+def sort_op(rng):
+    """A two-operand sort (two results) along a random dimension."""
+    shape = _shape(rng, 1, 3)
+    t = tensor(shape)
+    region = _region(4, "%r = stablehlo.compare GT, %a0, %a1 : (tensor<f32>, tensor<f32>) -> tensor<i1>")
+    text = (
+        f'"stablehlo.sort"(%arg0, %arg1) <{{dimension = {rng.randrange(len(shape))} : i64, is_stable = false}}> '
+        f"{region} : ({t}, {t}) -> ({t}, {t})"
+    )
+    return [t, t], text, (t, t)
+
+
+def reverse_op(rng):
+    shape = _shape(rng, 1, 3)
+    dims = sorted(rng.sample(range(len(shape)), rng.randint(1, len(shape))))
+    return [tensor(shape)], f"stablehlo.reverse %arg0, dims = {dims} : {tensor(shape)}", tensor(shape)
+
+
+def cumulative_sum_op(rng):
+    """A reduce-window summing a whole dimension's prefix (jnp.cumsum)."""
+    shape = _shape(rng, 1, 3)
+    dim = rng.randrange(len(shape))
+    window = [shape[d] if d == dim else 1 for d in range(len(shape))]
+    padding = ", ".join(f"[{shape[d] - 1 if d == dim else 0}, 0]" for d in range(len(shape)))
+    region = _region(2, "%r = stablehlo.add %a0, %a1 : tensor<f32>")
+    text = (
+        f'"stablehlo.reduce_window"(%arg0, %arg1) <{{padding = dense<[{padding}]> : tensor<{len(shape)}x2xi64>, '
+        f"window_dimensions = array<i64: {', '.join(map(str, window))}>}}> {region} "
+        f": ({tensor(shape)}, tensor<f32>) -> {tensor(shape)}"
+    )
+    return [tensor(shape), "tensor<f32>"], text, tensor(shape)
+
+
+def scatter_op(rng):
+    """Rows added at scattered indices (x.at[ids].add(rows))."""
+    rows, cols, count = rng.choice(DIM_SIZES), rng.choice(DIM_SIZES), rng.choice(DIM_SIZES)
+    operand, indices, updates = tensor([rows, cols]), tensor([count, 1], "i32"), tensor([count, cols])
+    numbers = "update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1"
+    region = _region(2, "%r = stablehlo.add %a0, %a1 : tensor<f32>")
+    text = (
+        f'"stablehlo.scatter"(%arg0, %arg1, %arg2) <{{scatter_dimension_numbers = #stablehlo.scatter<{numbers}>}}> '
+        f"{region} : ({operand}, {indices}, {updates}) -> {operand}"
+    )
+    return [operand, indices, updates], text, operand
+
+
+def convolution_op(rng):
+    """A 1-D convolution, batch, spatial and feature dims in that order."""
+    batch, features, outputs = rng.choice([1, 2, 4, 8]), rng.choice([2, 4, 6, 8]), rng.choice([2, 4, 8, 12])
+    width, kernel = rng.choice([4, 6, 8, 12]), rng.choice([1, 3])
+    lhs, rhs, result = [batch, width, features], [kernel, features, outputs], [batch, width - kernel + 1, outputs]
+    text = (
+        "stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], "
+        "window = {stride = [1], pad = [[0, 0]], lhs_dilate = [1], rhs_dilate = [1]} "
+        "{batch_group_count = 1 : i64, feature_group_count = 1 : i64} "
+        f": ({tensor(lhs)}, {tensor(rhs)}) -> {tensor(result)}"
+    )
+    return [tensor(lhs), tensor(rhs)], text, tensor(result)
+
+
+def dot_two_contractions_op(rng):
+    m, k1, k2, n = (rng.choice(DIM_SIZES) for _ in range(4))
+    lhs, rhs = tensor([m, k1, k2]), tensor([k1, k2, n])
+    return [lhs, rhs], f"stablehlo.dot_general %arg0, %arg1, contracting_dims = [1, 2] x [0, 1] : ({lhs}, {rhs}) -> {tensor([m, n])}", tensor([m, n])
+
+
+# Families the propagation step tests do not draw: ops with regions or several results, more reduction factors.
+MORE_OP_GENERATORS = {
+    "sort": sort_op,
+    "reverse": reverse_op,
+    "cumulative_sum": cumulative_sum_op,
+    "scatter": scatter_op,
+    "convolution": convolution_op,
+    "dot_two_contractions": dot_two_contractions_op,
+}
+
+
 def _rank(type_text: str) -> int:
     return type_text.count("x")
 
 
 def _with_result_sharding(op_text: str, attribute: str) -> str:
     """`op_text` with `attribute` added to the op's attribute dictionary (before the type signature)."""
-    if op_text.startswith('"'):
+    if op_text.startswith('"') and "{dimension_numbers" in op_text:
         return op_text.replace("{dimension_numbers", f"{{{attribute}, dimension_numbers", 1)
     head, signature = op_text.rsplit(" : ", 1)
     return f"{head} {{{attribute}}} : {signature}"
 
 
 def random_module(rng: random.Random, family: str) -> tuple[Mesh, str]:
+    """A module for one op of `family` (of `OP_GENERATORS` or `MORE_OP_GENERATORS`)."""
     mesh = random_mesh(rng)
-    arg_types, op_text, result_type = OP_GENERATORS[family](rng)
+    arg_types, op_text, result_type = {**OP_GENERATORS, **MORE_OP_GENERATORS}[family](rng)
+    if isinstance(result_type, tuple):
+        return mesh, _multi_result_module(rng, mesh, arg_types, op_text, result_type)
     args = []
     for index, type_text in enumerate(arg_types):
         sharding = random_sharding(rng, mesh, _rank(type_text))
@@ -293,6 +379,27 @@ def random_module(rng: random.Random, family: str) -> tuple[Mesh, str]:
         f"}}\n"
     )
     return mesh, text
+
+
+def _multi_result_module(rng, mesh: Mesh, arg_types, op_text: str, result_types: tuple[str, ...]) -> str:
+    args = []
+    for index, type_text in enumerate(arg_types):
+        sharding = random_sharding(rng, mesh, _rank(type_text))
+        attr = f" {{sdy.sharding = {sharding.to_attr()}}}" if sharding is not None else ""
+        args.append(f"%arg{index}: {type_text}{attr}")
+    if rng.random() < 0.6:
+        shardings = [random_sharding(rng, mesh, _rank(t)) or TensorSharding.fully_open(MESH_NAME, _rank(t)) for t in result_types]
+        op_text = _with_result_sharding(op_text, f"sdy.sharding = {TensorShardingPerValue(tuple(shardings)).to_attr()}")
+    mesh_text = ", ".join(f'"{a.name}"={a.size}' for a in mesh.axes)
+    types = ", ".join(result_types)
+    results = ", ".join(f"%0#{index}" for index in range(len(result_types)))
+    return (
+        f"sdy.mesh @{MESH_NAME} = <[{mesh_text}]>\n"
+        f"func.func @f({', '.join(args)}) -> ({types}) {{\n"
+        f"  %0:{len(result_types)} = {op_text}\n"
+        f"  return {results} : {types}\n"
+        f"}}\n"
+    )
 
 
 def valid_random_module(rng: random.Random, family: str) -> Optional[tuple[Mesh, str]]:
