@@ -1,7 +1,7 @@
 // RUN: pysdy-opt %s -split-input-file -sdy-insert-explicit-reshards=enable-full-version=true | filecheck %s
 
 // The full version on reshapes whose axes do not split evenly over their factors (overflow axes), and on ops
-// that keep their result sharding in an attribute of their own. Expected output: jaxlib's C++ pass on this input.
+// whose result shardings change where the op keeps them. Expected output: jaxlib's C++ pass on this input.
 
 sdy.mesh @mesh = <["x"=2, "y"=3]>
 
@@ -104,4 +104,30 @@ sdy.mesh @mesh = <["x"=2, "y"=3]>
 func.func @sharding_constraint_result_resharded(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}]>}) -> (tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
   %0 = sdy.sharding_constraint %arg0 <@mesh, [{"x"}]> : tensor<12xf32>
   return %0 : tensor<12xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+
+// The sort had no sharding: setting its first result's new sharding gives the second a fully open one, so the
+// second result is resharded back to that open sharding, the first to a closed one.
+// CHECK-LABEL: func.func @unsharded_multi_result_op_resharded(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+// CHECK-NEXT: %0 = sdy.reshard %arg0 <@mesh, [{}, {"y"}]> : tensor<8x16xf32>
+// CHECK-NEXT: %1:2 = "stablehlo.sort"(%0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
+// CHECK-NEXT: ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>, %arg4: tensor<f32>, %arg5: tensor<f32>):
+// CHECK-NEXT: %4 = stablehlo.compare GT, %arg2, %arg3 : (tensor<f32>, tensor<f32>) -> tensor<i1>
+// CHECK-NEXT: stablehlo.return %4 : tensor<i1>
+// CHECK-NEXT: }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>, <@mesh, [{}, {"y"}]>]>} : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)
+// CHECK-NEXT: %2 = sdy.reshard %1#0 <@mesh, [{}, {}]> : tensor<8x16xf32>
+// CHECK-NEXT: %3 = sdy.reshard %1#1 <@mesh, [{?}, {?}]> : tensor<8x16xf32>
+// CHECK-NEXT: return %2, %3 : tensor<8x16xf32>, tensor<8x16xf32>
+// CHECK-NEXT: }
+func.func @unsharded_multi_result_op_resharded(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a0: tensor<f32>, %a1: tensor<f32>, %a2: tensor<f32>, %a3: tensor<f32>):
+    %r = stablehlo.compare GT, %a0, %a1 : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)
+  return %0#0, %0#1 : tensor<8x16xf32>, tensor<8x16xf32>
 }

@@ -310,6 +310,17 @@ func.func @main(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh_x2y3, 
   %0 = sdy.sharding_constraint %arg0 <@mesh_x2y3, [{"x"}]> : tensor<12xf32>
   return %0 : tensor<12xf32>
 }""",
+    # The sort had no sharding: its second result is resharded back to the open sharding it got when the first
+    # result's was set.
+    "unsharded_multi_result_op_resharded": """
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{}, {"x"}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{}, {"y"}]>}) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a0: tensor<f32>, %a1: tensor<f32>, %a2: tensor<f32>, %a3: tensor<f32>):
+    %r = stablehlo.compare GT, %a0, %a1 : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)
+  return %0#0, %0#1 : tensor<8x16xf32>, tensor<8x16xf32>
+}""",
 }
 
 ALL = {name: MESHES + body for name, body in _FUNCS.items()}
