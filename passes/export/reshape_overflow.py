@@ -1,4 +1,5 @@
-"""The full version's sharding of a reshape whose axes do not split evenly over its factors (Shardy's processReshapeWithOverflowAxes).
+"""The full version's sharding of a reshape whose axes do not split evenly over its factors
+(Shardy's processReshapeWithOverflowAxes).
 
 The axes of the more sharded side (operand or result, counting overflow
 axes) are handed again to the factors of each side, factor by factor across
@@ -49,7 +50,9 @@ def _redistribute(
             kept.axis_refs, kept.overflow_axes = sharding.axis_refs, sharding.overflow_axes
 
 
-def _check_written_back_factors(tensor: TensorFactorShardings, mapping: TensorMapping, rule: OpShardingRule, mesh: Mesh) -> None:
+def _check_written_back_factors(
+    tensor: TensorFactorShardings, mapping: TensorMapping, rule: OpShardingRule, mesh: Mesh
+) -> None:
     """Writing factor shardings back reads a dimension's factors up to the first not fully sharded one: all must be
     there (Shardy's C++ reads past the end of its factor map and crashes)."""
     for dim_factors in mapping:

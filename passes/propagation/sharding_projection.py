@@ -251,7 +251,8 @@ class ShardingProjection:
         return self.operands + self.results
 
     def update_sharding(self, factor_index: int, new_axes: Sequence[AxisRef]) -> tuple[list[bool], list[bool]]:
-        """Sets every tensor's sharding along the factor to `new_axes`, without overflow axes; returns which operands and results changed."""
+        """Sets every tensor's sharding along the factor to `new_axes`, without overflow axes; returns which operands
+        and results changed."""
         return (
             [tensor.update_sharding_axes(factor_index, new_axes) for tensor in self.operands],
             [tensor.update_sharding_axes(factor_index, new_axes) for tensor in self.results],

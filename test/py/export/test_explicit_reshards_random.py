@@ -9,7 +9,8 @@ Three sources of modules, each drawn from a seed:
   reshapes whose dimensions span several factors, dots, reductions, gathers, scatters, sorts, convolutions...).
 
 Where jaxlib's C++ crashes the process (it reads past its factor map on some reshapes with overflow axes, and
-aborts on unreduced axes its checks reject), pysdy must refuse with its diagnostic; the C++ is not run there. A fast sample runs by default, a large one is marked slow.
+aborts on unreduced axes its checks reject), pysdy must refuse with its diagnostic; the C++ is not run
+there. A fast sample runs by default, a large one is marked slow.
 """
 
 from __future__ import annotations

@@ -263,7 +263,8 @@ OP_GENERATORS = {
 def _region(arguments: int, body: str) -> str:
     """A scalar f32 region of `arguments` block arguments %a0, %a1, ... returning `body`'s %r."""
     block_args = ", ".join(f"%a{i}: tensor<f32>" for i in range(arguments))
-    return f"({{\n  ^bb0({block_args}):\n    {body}\n    stablehlo.return %r : {body.split(' : ')[-1].split(' -> ')[-1]}\n  }})"
+    result_type = body.split(" : ")[-1].split(" -> ")[-1]
+    return f"({{\n  ^bb0({block_args}):\n    {body}\n    stablehlo.return %r : {result_type}\n  }})"
 
 
 def sort_op(rng):
@@ -303,7 +304,10 @@ def scatter_op(rng):
     """Rows added at scattered indices (x.at[ids].add(rows))."""
     rows, cols, count = rng.choice(DIM_SIZES), rng.choice(DIM_SIZES), rng.choice(DIM_SIZES)
     operand, indices, updates = tensor([rows, cols]), tensor([count, 1], "i32"), tensor([count, cols])
-    numbers = "update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1"
+    numbers = (
+        "update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+        "index_vector_dim = 1"
+    )
     region = _region(2, "%r = stablehlo.add %a0, %a1 : tensor<f32>")
     text = (
         f'"stablehlo.scatter"(%arg0, %arg1, %arg2) <{{scatter_dimension_numbers = #stablehlo.scatter<{numbers}>}}> '
@@ -329,7 +333,8 @@ def convolution_op(rng):
 def dot_two_contractions_op(rng):
     m, k1, k2, n = (rng.choice(DIM_SIZES) for _ in range(4))
     lhs, rhs = tensor([m, k1, k2]), tensor([k1, k2, n])
-    return [lhs, rhs], f"stablehlo.dot_general %arg0, %arg1, contracting_dims = [1, 2] x [0, 1] : ({lhs}, {rhs}) -> {tensor([m, n])}", tensor([m, n])
+    text = f"stablehlo.dot_general %arg0, %arg1, contracting_dims = [1, 2] x [0, 1] : ({lhs}, {rhs}) -> {tensor([m, n])}"
+    return [lhs, rhs], text, tensor([m, n])
 
 
 # Families the propagation step tests do not draw: ops with regions or several results, more reduction factors.
@@ -388,7 +393,9 @@ def _multi_result_module(rng, mesh: Mesh, arg_types, op_text: str, result_types:
         attr = f" {{sdy.sharding = {sharding.to_attr()}}}" if sharding is not None else ""
         args.append(f"%arg{index}: {type_text}{attr}")
     if rng.random() < 0.6:
-        shardings = [random_sharding(rng, mesh, _rank(t)) or TensorSharding.fully_open(MESH_NAME, _rank(t)) for t in result_types]
+        shardings = [
+            random_sharding(rng, mesh, _rank(t)) or TensorSharding.fully_open(MESH_NAME, _rank(t)) for t in result_types
+        ]
         op_text = _with_result_sharding(op_text, f"sdy.sharding = {TensorShardingPerValue(tuple(shardings)).to_attr()}")
     mesh_text = ", ".join(f'"{a.name}"={a.size}' for a in mesh.axes)
     types = ", ".join(result_types)
@@ -403,7 +410,8 @@ def _multi_result_module(rng, mesh: Mesh, arg_types, op_text: str, result_types:
 
 
 def valid_random_module(rng: random.Random, family: str) -> Optional[tuple[Mesh, str]]:
-    """The first of up to 20 draws that verifies (a random sharding may not, e.g. with mergeable sub-axes); needs a context."""
+    """The first of up to 20 draws that verifies (a random sharding may not, e.g. with mergeable sub-axes); needs a
+    context."""
     for _ in range(20):
         mesh, text = random_module(rng, family)
         try:
