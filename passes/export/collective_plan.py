@@ -14,7 +14,6 @@ are equal and can be looked up by value.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import math
 from typing import Callable, Optional, Sequence
@@ -60,25 +59,8 @@ class IncompleteReshardError(ValueError):
 # --------------------------------------------------------------------------
 
 
-def axis_order_key(ref: AxisRef) -> tuple[str, int, float]:
-    """Shardy's `AxisRefAttr` order: by name, then a full axis as the sub-axis `(1)infinity`."""
-    if ref.sub_axis is None:
-        return (ref.name, 1, math.inf)
-    return (ref.name, ref.sub_axis.pre_size, ref.sub_axis.size)
-
-
 def _sorted_axes(axes: Sequence[AxisRef]) -> list[AxisRef]:
-    return sorted(axes, key=axis_order_key)
-
-
-def _first_overlapping(ref: AxisRef, ordered: Sequence[AxisRef]) -> Optional[int]:
-    """The index of the first axis of sorted `ordered` that overlaps `ref`."""
-    after = bisect.bisect_left([axis_order_key(a) for a in ordered], axis_order_key(ref))
-    if after > 0 and axis_refs.overlaps(ordered[after - 1], ref):
-        return after - 1
-    if after < len(ordered) and axis_refs.overlaps(ordered[after], ref):
-        return after
-    return None
+    return sorted(axes, key=axis_refs.axis_order_key)
 
 
 def _overlap(ref: AxisRef, other: AxisRef) -> AxisRef:
@@ -123,7 +105,7 @@ def _align_axes(axes: list[AxisRef], ordered_others: Sequence[AxisRef], mesh: Me
     index = 0
     while index < len(axes):
         ref = axes[index]
-        other_index = _first_overlapping(ref, ordered_others)
+        other_index = axis_refs.first_overlapping(ref, ordered_others)
         moved_past = False
         while other_index is not None and other_index < len(ordered_others):
             other = ordered_others[other_index]

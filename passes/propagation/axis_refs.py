@@ -7,7 +7,9 @@ arithmetic on `pysdy.dialects.sdy.AxisRef` values, mirroring `AxisRefAttr`.
 
 from __future__ import annotations
 
+import bisect
 import enum
+import math
 from typing import Optional, Sequence
 
 from pysdy.dialects.sdy import AxisRef, Mesh, SubAxisInfo
@@ -139,6 +141,23 @@ def greatest_common_prefix(ref: AxisRef, other: AxisRef) -> Optional[AxisRef]:
         return ref
     if prefix_of(other, ref):
         return other
+    return None
+
+
+def axis_order_key(ref: AxisRef) -> tuple[str, int, float]:
+    """Shardy's `AxisRefAttr` order: by name, then a full axis as the sub-axis `(1)infinity`."""
+    if ref.sub_axis is None:
+        return (ref.name, 1, math.inf)
+    return (ref.name, ref.sub_axis.pre_size, ref.sub_axis.size)
+
+
+def first_overlapping(ref: AxisRef, ordered: Sequence[AxisRef]) -> Optional[int]:
+    """The index of the first axis of `ordered` (sorted by `axis_order_key`) that overlaps `ref`, if any."""
+    after = bisect.bisect_left([axis_order_key(a) for a in ordered], axis_order_key(ref))
+    if after > 0 and overlaps(ordered[after - 1], ref):
+        return after - 1
+    if after < len(ordered) and overlaps(ordered[after], ref):
+        return after
     return None
 
 

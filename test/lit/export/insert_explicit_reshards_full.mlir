@@ -1,7 +1,8 @@
 // RUN: pysdy-opt %s -split-input-file -sdy-insert-explicit-reshards=enable-full-version=true | filecheck %s
 
-// The full version on reshapes whose axes do not split evenly over their factors (overflow axes), and on ops
-// whose result shardings change where the op keeps them. Expected output: jaxlib's C++ pass on this input.
+// The full version on reshapes whose axes do not split evenly over their factors (overflow axes), on ops whose
+// result shardings change where the op keeps them, and on unreduced sub-axes. Expected output: jaxlib's C++
+// pass on this input.
 
 sdy.mesh @mesh = <["x"=2, "y"=3]>
 
@@ -130,4 +131,20 @@ func.func @unsharded_multi_result_op_resharded(%arg0: tensor<8x16xf32> {sdy.shar
     stablehlo.return %r : tensor<i1>
   }) : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)
   return %0#0, %0#1 : tensor<8x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=6]>
+
+// The operand's unreduced "x":(2)3 and the result's "x":(1)3 overlap but are no consistent split of "x": the
+// difference of the two sets drops the operand's axis whole, so there is nothing to all-reduce.
+// CHECK-LABEL: func.func @unreduced_sub_axes_that_cannot_coexist(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"x":(2)3}>}) -> tensor<12xf32> {
+// CHECK-NEXT: %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}], unreduced={"x":(1)3}>]>} : tensor<12xf32>
+// CHECK-NEXT: %1 = sdy.all_reduce {"x":(1)3} %0 out_sharding=<@mesh, [{}]> : tensor<12xf32>
+// CHECK-NEXT: return %1 : tensor<12xf32>
+// CHECK-NEXT: }
+func.func @unreduced_sub_axes_that_cannot_coexist(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"x":(2)3}>}) -> tensor<12xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}], unreduced={"x":(1)3}>]>} : tensor<12xf32>
+  return %0 : tensor<12xf32>
 }

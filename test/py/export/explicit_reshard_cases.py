@@ -12,6 +12,7 @@ sdy.mesh @maximal = <[], device_ids=[0]>
 sdy.mesh @mesh_x2y3 = <["x"=2, "y"=3]>
 sdy.mesh @mesh_y3z4 = <["y"=3, "z"=4]>
 sdy.mesh @mesh_x2y3z3 = <["x"=2, "y"=3, "z"=3]>
+sdy.mesh @mesh_x6 = <["x"=6]>
 """
 
 _FUNCS = {
@@ -320,6 +321,12 @@ func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz,
     stablehlo.return %r : tensor<i1>
   }) : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)
   return %0#0, %0#1 : tensor<8x16xf32>, tensor<8x16xf32>
+}""",
+    # Unreduced sub-axes that are no consistent split of one axis: the set difference drops the operand's whole.
+    "unreduced_sub_axes_that_cannot_coexist": """
+func.func @main(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh_x6, [{}], unreduced={"x":(2)3}>}) -> tensor<12xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x6, [{}], unreduced={"x":(1)3}>]>} : tensor<12xf32>
+  return %0 : tensor<12xf32>
 }""",
 }
 
