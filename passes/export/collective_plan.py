@@ -14,7 +14,6 @@ are equal and can be looked up by value.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import math
 from typing import Callable, Optional, Sequence
@@ -60,25 +59,8 @@ class IncompleteReshardError(ValueError):
 # --------------------------------------------------------------------------
 
 
-def axis_order_key(ref: AxisRef) -> tuple[str, int, float]:
-    """Shardy's `AxisRefAttr` order: by name, then a full axis as the sub-axis `(1)infinity`."""
-    if ref.sub_axis is None:
-        return (ref.name, 1, math.inf)
-    return (ref.name, ref.sub_axis.pre_size, ref.sub_axis.size)
-
-
 def _sorted_axes(axes: Sequence[AxisRef]) -> list[AxisRef]:
-    return sorted(axes, key=axis_order_key)
-
-
-def _first_overlapping(ref: AxisRef, ordered: Sequence[AxisRef]) -> Optional[int]:
-    """The index of the first axis of sorted `ordered` that overlaps `ref`."""
-    after = bisect.bisect_left([axis_order_key(a) for a in ordered], axis_order_key(ref))
-    if after > 0 and axis_refs.overlaps(ordered[after - 1], ref):
-        return after - 1
-    if after < len(ordered) and axis_refs.overlaps(ordered[after], ref):
-        return after
-    return None
+    return sorted(axes, key=axis_refs.axis_order_key)
 
 
 def _overlap(ref: AxisRef, other: AxisRef) -> AxisRef:
@@ -90,14 +72,6 @@ def _overlap(ref: AxisRef, other: AxisRef) -> AxisRef:
     pre = max(ref.sub_axis.pre_size, other.sub_axis.pre_size)
     next_pre = min(ref.sub_axis.next_pre_size, other.sub_axis.next_pre_size)
     return axis_refs.sub_axis(ref.name, pre, next_pre // pre)
-
-
-def add_axis_or_merge(axes: list[AxisRef], ref: AxisRef, mesh: Mesh) -> None:
-    """Appends `ref`, merged into the last axis when it is that sub-axis's continuation."""
-    if axes and axis_refs.can_merge(axes[-1], ref):
-        axes[-1] = axis_refs.merge(axes[-1], ref, mesh)
-    else:
-        axes.append(ref)
 
 
 def _sharded_size(axes: Sequence[AxisRef], mesh: Mesh) -> int:
@@ -131,7 +105,7 @@ def _align_axes(axes: list[AxisRef], ordered_others: Sequence[AxisRef], mesh: Me
     index = 0
     while index < len(axes):
         ref = axes[index]
-        other_index = _first_overlapping(ref, ordered_others)
+        other_index = axis_refs.first_overlapping(ref, ordered_others)
         moved_past = False
         while other_index is not None and other_index < len(ordered_others):
             other = ordered_others[other_index]
@@ -246,9 +220,15 @@ class _Planner:
             self.try_all_to_alls(allow_out_of_order_target=False)
             self.try_all_to_alls(allow_out_of_order_target=True)
             self.try_all_gather()
-        if not self.is_done():
+        if not self.is_done() and not self.only_size_one_axes_left():
             raise IncompleteReshardError("the collectives found do not reach the output sharding")
         return self.collectives
+
+    def only_size_one_axes_left(self) -> bool:
+        """Whether what is left to reshard is only axes of size 1, which no collective moves (Shardy stops there
+        too: its check that the reshard is done is an assertion, compiled out of jaxlib)."""
+        left = [ref for axes in self.in_axes + self.out_axes for ref in axes]
+        return self.mesh_name == self.out_mesh_name and all(self.size(ref) == 1 for ref in left)
 
     # ---- capacity-bound distribution ------------------------------------
 
@@ -352,8 +332,8 @@ class _Planner:
             for ref in axes:
                 self.in_axes[src_dim].append(ref)
                 self.in_set.add(ref)
-                add_axis_or_merge(slicing[src_dim], ref, self.mesh)
-                add_axis_or_merge(self.current_axes[src_dim], ref, self.mesh)
+                axis_refs.add_axis_or_merge(slicing[src_dim], ref, self.mesh)
+                axis_refs.add_axis_or_merge(self.current_axes[src_dim], ref, self.mesh)
 
         # 2. Free out axes sliced at their own dimension while its capacity allows.
         available_out: list[AxisRef] = []
@@ -371,8 +351,8 @@ class _Planner:
                     index += 1
                     continue
                 has_slicing = True
-                add_axis_or_merge(slicing[dim], within, self.mesh)
-                add_axis_or_merge(current, within, self.mesh)
+                axis_refs.add_axis_or_merge(slicing[dim], within, self.mesh)
+                axis_refs.add_axis_or_merge(current, within, self.mesh)
                 if not in_axes and index == 0:
                     del out_axes[0]
                 else:
@@ -389,8 +369,8 @@ class _Planner:
         def slice_there(ref: AxisRef, dim: int) -> None:
             nonlocal has_slicing
             has_slicing = True
-            add_axis_or_merge(slicing[dim], ref, self.mesh)
-            add_axis_or_merge(self.current_axes[dim], ref, self.mesh)
+            axis_refs.add_axis_or_merge(slicing[dim], ref, self.mesh)
+            axis_refs.add_axis_or_merge(self.current_axes[dim], ref, self.mesh)
 
         self.distribute_within_capacity(lambda dim: available_out, add_to_front=False, consume=slice_there)
         self.out_positions = _axis_positions(self.out_axes)
@@ -457,7 +437,7 @@ class _Planner:
                 if within is None:
                     break
                 out_axes.pop(0)
-                add_axis_or_merge(current, within, self.mesh)
+                axis_refs.add_axis_or_merge(current, within, self.mesh)
                 if remainder is not None:
                     out_axes.insert(0, remainder)
             self.capacity[dim] = capacity
@@ -484,7 +464,7 @@ class _Planner:
         self.out_positions = _axis_positions(self.out_axes)
         for in_axes, current in zip(self.in_axes, self.current_axes):
             for ref in in_axes:
-                add_axis_or_merge(current, ref, self.mesh)
+                axis_refs.add_axis_or_merge(current, ref, self.mesh)
 
     def try_collective_permute(self) -> None:
         if self.should_collective_permute():
@@ -520,8 +500,8 @@ class _Planner:
         del src_in[start:]
         tgt_in = self.in_axes[tgt_dim]
         for ref in moved:
-            add_axis_or_merge(axes, ref, self.mesh)
-            add_axis_or_merge(self.current_axes[tgt_dim], ref, self.mesh)
+            axis_refs.add_axis_or_merge(axes, ref, self.mesh)
+            axis_refs.add_axis_or_merge(self.current_axes[tgt_dim], ref, self.mesh)
             self.in_set.discard(ref)
             if not tgt_in and tgt_out and tgt_out[0] == ref:
                 tgt_out.pop(0)
@@ -550,7 +530,7 @@ class _Planner:
         del in_axes[start:]
         axes: list[AxisRef] = []
         for ref in gathered:
-            add_axis_or_merge(axes, ref, self.mesh)
+            axis_refs.add_axis_or_merge(axes, ref, self.mesh)
         return axes
 
     def try_all_gather(self) -> None:
@@ -570,8 +550,10 @@ def plan_collectives(
 
     `out_mesh_name` names the mesh to end on: `mesh`'s axes, maybe in another
     device order than the input's (reached with a collective-permute). Every
-    collective carries the output's unreduced axes. Raises
-    `IncompleteReshardError` when the planner stops short of the output.
+    collective carries the output's unreduced axes. The last collective's
+    sharding is the output sharding, but for axes of size 1 it may lack or
+    misplace. Raises `IncompleteReshardError` when the planner stops short of
+    the output otherwise.
     """
     planner = _Planner(in_sharding, out_sharding, out_mesh_name, mesh, shape)
     return planner.plan()

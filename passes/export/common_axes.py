@@ -61,20 +61,6 @@ def truncate_without_overlap(axes: list[AxisRef], against: Sequence[AxisRef]) ->
     return False
 
 
-def add_axis_or_merge(axes: list[AxisRef], ref: AxisRef, mesh: Mesh) -> None:
-    if axes and axis_refs.can_merge(axes[-1], ref):
-        axes[-1] = axis_refs.merge(axes[-1], ref, mesh)
-    else:
-        axes.append(ref)
-
-
-def tensor_sharding_size(tensor: TensorFactorShardings, mesh: Mesh) -> int:
-    size = 1
-    for factor_sharding in tensor.factor_index_to_sharding.values():
-        size *= axis_refs.total_size(factor_sharding.axis_refs, mesh)
-    return size
-
-
 # --------------------------------------------------------------------------
 # Sharding-rule queries
 # --------------------------------------------------------------------------
@@ -283,7 +269,7 @@ def _common_axes_on_unary_op(
         return (
             not _has_sharded_permutation_factors(tensor, rule),
             tensor_sizes[index],
-            tensor_sharding_size(tensor, mesh),
+            tensor.sharding_size(mesh),
         )
 
     preferred, other = (first, second) if preference(first) >= preference(second) else (second, first)
@@ -315,7 +301,7 @@ def _distribute_to_batching_factors(
             axis_size = to_distribute[0].size(mesh)
             if capacity % axis_size != 0:
                 break
-            add_axis_or_merge(common[factor], to_distribute[0], mesh)
+            axis_refs.add_axis_or_merge(common[factor], to_distribute[0], mesh)
             capacity //= axis_size
             to_distribute = to_distribute[1:]
         if not to_distribute:

@@ -21,9 +21,10 @@ from pysdy.passes.common import func_attrs
 from pysdy.passes.common.data_flow import DATA_FLOW_OPS, MANUAL_COMPUTATION, NAMED_COMPUTATION
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.manual_axes import erase_manual_axes, manual_axes_of
-from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding
+from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding, set_sharding
 from pysdy.passes.common.values import insertion_point_after, rank, type_rank
 from pysdy.passes.export.common_axes import AxesPerFactor, find_common_axes
+from pysdy.passes.export.reshape_overflow import UnshardableReshapeError, reshape_common_axes
 from pysdy.passes.export.reshard_ir import (
     MeshTable,
     create_reshard,
@@ -47,7 +48,7 @@ from pysdy.passes.propagation import axis_refs
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.rules.registry import KNOWN_WITHOUT_RULE, registered_op_names
 from pysdy.passes.propagation.sharding_projection import ShardingProjection, TensorFactorShardings
-from pysdy.passes.registry import FUNC, Pass, option, register_pass
+from pysdy.passes.registry import FUNC, Pass, PassFailure, option, register_pass
 
 
 @dataclasses.dataclass(frozen=True)
@@ -328,28 +329,13 @@ def insert_reshards(
             if updated_results[index] or _should_reshard_to_common_mesh(sharding, op_mesh, meshes):
                 result = op.results[index]
                 new = _tensor_sharding(projection.results[index], rule.result_mappings[index], rule, op_mesh)
-                old = sharding if sharding is not None else TensorSharding.fully_closed(op_mesh.name, rank(result))
+                # Read now: setting an earlier result's sharding gave an unsharded op open ones on every result.
+                old = get_sharding(result)
+                if old is None:
+                    old = TensorSharding.fully_closed(op_mesh.name, rank(result))
                 reshard = create_reshard(result, old)
                 result.replace_all_uses_except(reshard, reshard.owner.operation)
-                set_result_sharding(op, index, new)
-
-
-def _update_sharding(projection: ShardingProjection, factor: int, axes: list[AxisRef]) -> tuple[list[bool], list[bool]]:
-    """Sets the factor's axes (and no overflow axes) in every tensor that has it; returns which tensors changed."""
-
-    def update(tensor: TensorFactorShardings) -> bool:
-        sharding = tensor.factor_index_to_sharding.get(factor)
-        if sharding is None or (sharding.axis_refs == axes and not sharding.overflow_axes):
-            return False
-        sharding.axis_refs = list(axes)
-        sharding.overflow_axes = []
-        return True
-
-    return [update(t) for t in projection.operands], [update(t) for t in projection.results]
-
-
-def _has_overflow_axes(tensor: TensorFactorShardings) -> bool:
-    return any(sharding.overflow_axes for sharding in tensor.factor_index_to_sharding.values())
+                set_sharding(result, new)
 
 
 def reshard_to_common_axes(
@@ -362,13 +348,23 @@ def reshard_to_common_axes(
     meshes: MeshTable,
 ) -> AxesPerFactor:
     """The full version: gives every factor one sharding across the op's tensors and reshards to it."""
-    updated_operands = [_has_overflow_axes(t) for t in projection.operands]
-    updated_results = [_has_overflow_axes(t) for t in projection.results]
-    common = find_common_axes(projection, rule, _tensor_sizes(_tensor_types(op)), op_mesh.mesh)
-    for factor, axes in enumerate(common):
-        operands, results = _update_sharding(projection, factor, axes)
-        updated_operands = [a or b for a, b in zip(updated_operands, operands)]
-        updated_results = [a or b for a, b in zip(updated_results, results)]
+    updated_operands = [t.has_overflow_axes() for t in projection.operands]
+    updated_results = [t.has_overflow_axes() for t in projection.results]
+    if op.name == "stablehlo.reshape" and any(updated_operands + updated_results):
+        try:
+            common, operand_changes, result_changes = reshape_common_axes(
+                projection, in_shardings[0], out_shardings[0], rule, op_mesh.name, op_mesh.mesh
+            )
+        except UnshardableReshapeError as error:
+            op.location.emit_error(f"sdy-insert-explicit-reshards: cannot redistribute the reshape's axes: {error}")
+            raise PassFailure() from error
+        updated_operands, updated_results = [operand_changes], [result_changes]
+    else:
+        common = find_common_axes(projection, rule, _tensor_sizes(_tensor_types(op)), op_mesh.mesh)
+        for factor, axes in enumerate(common):
+            operands, results = projection.update_sharding(factor, axes)
+            updated_operands = [a or b for a, b in zip(updated_operands, operands)]
+            updated_results = [a or b for a, b in zip(updated_results, results)]
     insert_reshards(
         op, in_shardings, out_shardings, projection, updated_operands, updated_results, rule, op_mesh, meshes
     )
@@ -376,6 +372,7 @@ def reshard_to_common_axes(
 
 
 def _reduction_axes(
+    op: ir.Operation,
     result_sharding: Optional[TensorSharding],
     in_shardings: Sequence[TensorSharding],
     out_shardings: Sequence[TensorSharding],
@@ -383,7 +380,8 @@ def _reduction_axes(
     rule: OpShardingRule,
     op_mesh: _OpMesh,
 ) -> list[AxisRef]:
-    """The axes the op's reduction factors are sharded on (without the full version: only if its first result is unreduced)."""
+    """The axes the op's reduction factors are sharded on (without the full version: only if its first result is
+    unreduced, and then every operand must shard each reduction factor alike, as Shardy checks)."""
     if common is not None:
         return [ref for factor in rule.reduction_factors for ref in common[factor]]
     if result_sharding is None or not result_sharding.unreduced:
@@ -391,11 +389,14 @@ def _reduction_axes(
     projection = ShardingProjection.build(in_shardings, out_shardings, rule, op_mesh.mesh)
     axes = []
     for factor in rule.reduction_factors:
-        for operand in projection.operands:
-            factor_axes = _factor_axes(operand, factor)
-            if factor_axes is not None:
-                axes.extend(factor_axes)
-                break
+        factor_axes = [_factor_axes(operand, factor) for operand in projection.operands]
+        factor_axes = [operand_axes for operand_axes in factor_axes if operand_axes is not None]
+        if any(operand_axes != factor_axes[0] for operand_axes in factor_axes):
+            op.location.emit_error(
+                "the result has unreduced axes while the operands are sharded differently along a reduction factor"
+            )
+            raise PassFailure()
+        axes.extend(factor_axes[0] if factor_axes else [])
     return axes
 
 
@@ -426,7 +427,7 @@ def process_op_with_rule(op: ir.Operation, rule: OpShardingRule, meshes: MeshTab
         common = reshard_to_common_axes(op, projection, in_shardings, out_shardings, rule, op_mesh, meshes)
     if not results:
         return
-    reduction_axes = _reduction_axes(out_shardings[0], closed_in, closed_out, common, rule, op_mesh)
+    reduction_axes = _reduction_axes(op, out_shardings[0], closed_in, closed_out, common, rule, op_mesh)
     if not reduction_axes:
         return
     axes = reduction_axes_needing_all_reduce(reduction_axes, op, meshes, op_mesh.name)

@@ -76,30 +76,29 @@ def sort_and_merge_axes(axes: list[AxisRef], mesh: Mesh) -> list[AxisRef]:
     return merged
 
 
-def _minus(ref: AxisRef, removed: AxisRef, mesh: Mesh) -> list[AxisRef]:
-    """The parts of `ref` outside `removed` (major part first)."""
-    if not axis_refs.overlaps(ref, removed):
-        return [ref]
-    parts = []
-    ref_pre, ref_next = axis_refs.pre_size(ref), axis_refs.next_pre_size_or_full_size(ref, mesh)
-    removed_pre, removed_next = axis_refs.pre_size(removed), axis_refs.next_pre_size_or_full_size(removed, mesh)
-    full_size = mesh.axis_size(ref.name)
-    for pre, nxt in ((ref_pre, min(ref_next, removed_pre)), (max(ref_pre, removed_next), ref_next)):
-        if nxt > pre:
-            parts.append(
-                AxisRef(ref.name) if pre == 1 and nxt == full_size else axis_refs.sub_axis(ref.name, pre, nxt // pre)
-            )
-    return parts
-
-
 def axis_set_diff(axes: Sequence[AxisRef], removed: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
-    """The (sub-)axes of `axes` not covered by `removed`."""
+    """The (sub-)axes of `axes` not covered by `removed` (Shardy's getAxisSetDiff).
+
+    Each axis loses its overlaps with the axes of `removed` one at a time, the
+    first overlapping one in axis order first, keeping the part before it and
+    going on with the part after it; an axis overlapping one it cannot coexist
+    with (an inconsistent split of the same axis) is dropped whole.
+    """
+    if not axes or list(axes) == list(removed):
+        return []
+    ordered = sorted(removed, key=axis_refs.axis_order_key)
     result = []
     for ref in axes:
-        parts = [ref]
-        for other in removed:
-            parts = [piece for part in parts for piece in _minus(part, other, mesh)]
-        result.extend(parts)
+        rest: Optional[AxisRef] = ref
+        while rest is not None:
+            index = axis_refs.first_overlapping(rest, ordered)
+            if index is None:
+                result.append(rest)
+                break
+            prefix = axis_refs.prefix_without_overlap(rest, ordered[index])
+            if prefix is not None:
+                result.append(prefix)
+            rest = axis_refs.suffix_without_overlap(rest, ordered[index], mesh)
     return result
 
 

@@ -57,10 +57,10 @@ def _is_fully_replicated_dims(sharding: TensorSharding) -> bool:
     return all(not dim.axes for dim in sharding.dims)
 
 
-def _collectives_for(reshard: ir.Operation, meshes: MeshTable) -> list[Collective] | None:
-    """The collectives replacing `reshard`, or None when Shardy leaves it alone (meshes with different axes)."""
+def _collectives_for(reshard: ir.Operation, input_value: ir.Value, meshes: MeshTable) -> list[Collective] | None:
+    """The collectives replacing `reshard` of `input_value`, or None when Shardy leaves it alone (meshes with
+    different axes)."""
     out_sharding = TensorSharding.from_attr(reshard.attributes["sharding"])
-    input_value = reshard.operands[0]
     shape = ir.RankedTensorType(input_value.type).shape
     in_sharding = get_sharding(input_value)
     if in_sharding is None:
@@ -98,6 +98,21 @@ def _collectives_for(reshard: ir.Operation, meshes: MeshTable) -> list[Collectiv
         raise PassFailure() from error
 
 
+def _is_redundant(reshard: ir.Operation) -> bool:
+    """Whether jaxlib keeps the reshard with keep-redundant-reshards: its input and output shardings have the same
+    axes on every dimension (open or closed; replicated and unreduced axes do not count), and the same mesh unless
+    no dimension is sharded."""
+    in_sharding = get_sharding(reshard.operands[0])
+    out_sharding = TensorSharding.from_attr(reshard.attributes["sharding"])
+    out_axes = [dim.axes for dim in out_sharding.dims]
+    if in_sharding is None:
+        return not any(out_axes)
+    in_axes = [dim.axes for dim in in_sharding.dims]
+    if not any(in_axes) and not any(out_axes):
+        return True
+    return in_sharding.mesh == out_sharding.mesh and in_axes == out_axes
+
+
 @register_pass
 @dataclasses.dataclass(frozen=True)
 class ReshardToCollectivesPass(Pass):
@@ -108,18 +123,24 @@ class ReshardToCollectivesPass(Pass):
     keep_redundant_reshards: bool = option(False, "Whether it keeps redundant reshards or removes.")
 
     def run(self, op: ir.Operation) -> None:
-        """As in Shardy's dialect conversion, each reshard is converted as the input IR has it: uses move to the
-        collectives, and replaced reshards go, only once all are converted."""
+        """As in Shardy's dialect conversion, reshards are converted in order, each of the value replacing its
+        input (the collectives of an earlier reshard, which end on its sharding but for axes of size 1), and
+        replaced reshards go only once all are converted. Whether a reshard is redundant is decided on its input
+        as the IR has it."""
         meshes = MeshTable(op.parent)
+        replacements: dict[ir.Value, ir.Value] = {}
         replaced = []
         for reshard in nested_ops(op, pre_order=True, name="sdy.reshard"):
-            collectives = _collectives_for(reshard, meshes)
-            if collectives is None or (not collectives and self.keep_redundant_reshards):
+            if self.keep_redundant_reshards and _is_redundant(reshard):
                 continue
-            value = reshard.operands[0]
+            value = replacements.get(reshard.operands[0], reshard.operands[0])
+            collectives = _collectives_for(reshard, value, meshes)
+            if collectives is None:
+                continue
             with ir.InsertionPoint(reshard):
                 for collective in collectives:
                     value = _create_collective(value, collective, reshard.location)
+            replacements[reshard.results[0]] = value
             replaced.append((reshard, value))
         # Last first: a replacement may be an earlier reshard's result, which must still exist then.
         for reshard, value in reversed(replaced):

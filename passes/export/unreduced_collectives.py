@@ -18,6 +18,7 @@ from pysdy.passes.export.reshard_ir import (
 )
 from pysdy.passes.propagation import axis_refs
 from pysdy.passes.propagation.axis_refs import PrefixStatus
+from pysdy.passes.registry import PassFailure
 
 
 def all_reduce_if_unreduced_to_replicated(
@@ -42,10 +43,25 @@ def all_reduce_if_unreduced_to_replicated(
     return sharding
 
 
+def _unreduced_axes(value: ir.Value) -> tuple[AxisRef, ...]:
+    sharding = get_sharding(value)
+    return sharding.unreduced if sharding is not None else ()
+
+
 def all_reduce_unreduced_operands(op: ir.Operation, meshes: MeshTable) -> None:
-    """All-reduces each operand over its unreduced axes that the op's (first) result does not have unreduced."""
+    """All-reduces each operand over its unreduced axes that the op's (first) result does not have unreduced.
+
+    The op's results must all have the same unreduced axes, and an op without results no unreduced operands:
+    Shardy checks both (aborting the process), pysdy reports the op.
+    """
     if not op.results:
+        if any(_unreduced_axes(operand) for operand in op.operands):
+            op.location.emit_error("some operands have unreduced axes but the operation has no results")
+            raise PassFailure()
         return
+    if any(_unreduced_axes(result) != _unreduced_axes(op.results[0]) for result in op.results):
+        op.location.emit_error("the results of the operation have different unreduced axes")
+        raise PassFailure()
     result_sharding = get_sharding(op.results[0])
     with ir.InsertionPoint(op):
         for index, operand in enumerate(op.operands):

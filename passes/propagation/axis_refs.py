@@ -7,7 +7,9 @@ arithmetic on `pysdy.dialects.sdy.AxisRef` values, mirroring `AxisRefAttr`.
 
 from __future__ import annotations
 
+import bisect
 import enum
+import math
 from typing import Optional, Sequence
 
 from pysdy.dialects.sdy import AxisRef, Mesh, SubAxisInfo
@@ -142,6 +144,23 @@ def greatest_common_prefix(ref: AxisRef, other: AxisRef) -> Optional[AxisRef]:
     return None
 
 
+def axis_order_key(ref: AxisRef) -> tuple[str, int, float]:
+    """Shardy's `AxisRefAttr` order: by name, then a full axis as the sub-axis `(1)infinity`."""
+    if ref.sub_axis is None:
+        return (ref.name, 1, math.inf)
+    return (ref.name, ref.sub_axis.pre_size, ref.sub_axis.size)
+
+
+def first_overlapping(ref: AxisRef, ordered: Sequence[AxisRef]) -> Optional[int]:
+    """The index of the first axis of `ordered` (sorted by `axis_order_key`) that overlaps `ref`, if any."""
+    after = bisect.bisect_left([axis_order_key(a) for a in ordered], axis_order_key(ref))
+    if after > 0 and overlaps(ordered[after - 1], ref):
+        return after - 1
+    if after < len(ordered) and overlaps(ordered[after], ref):
+        return after
+    return None
+
+
 # --------------------------------------------------------------------------
 # Axis lists (a dimension's or a factor's axes, major to minor)
 # --------------------------------------------------------------------------
@@ -171,6 +190,28 @@ def axis_list_prefix_status(first: Sequence[AxisRef], second: Sequence[AxisRef])
 
 def is_strict_prefix(first: Sequence[AxisRef], second: Sequence[AxisRef]) -> bool:
     return axis_list_prefix_status(first, second) is PrefixStatus.STRICT_PREFIX
+
+
+def greatest_common_prefix_of_lists(first: Sequence[AxisRef], second: Sequence[AxisRef]) -> list[AxisRef]:
+    """The longest list both start with, its last axis possibly a prefix of theirs."""
+    common: list[AxisRef] = []
+    for ref, other in zip(first, second):
+        if ref == other:
+            common.append(ref)
+            continue
+        prefix = greatest_common_prefix(ref, other)
+        if prefix is not None:
+            common.append(prefix)
+        break
+    return common
+
+
+def add_axis_or_merge(axes: list[AxisRef], ref: AxisRef, mesh: Mesh) -> None:
+    """Appends `ref`, merged into the last axis when it is that sub-axis's continuation."""
+    if axes and can_merge(axes[-1], ref):
+        axes[-1] = merge(axes[-1], ref, mesh)
+    else:
+        axes.append(ref)
 
 
 def total_size(refs: Sequence[AxisRef], mesh: Mesh) -> int:

@@ -54,6 +54,25 @@ class TensorFactorShardings:
             return True
         return False
 
+    def update_sharding_axes(self, factor_index: int, new_axes: Sequence[AxisRef]) -> bool:
+        """Sets the factor's axes to `new_axes` and drops its overflow axes; returns whether that changed it."""
+        factor_sharding = self.factor_index_to_sharding.get(factor_index)
+        if factor_sharding is None or (factor_sharding.axis_refs == new_axes and not factor_sharding.overflow_axes):
+            return False
+        factor_sharding.axis_refs = list(new_axes)
+        factor_sharding.overflow_axes = []
+        return True
+
+    def has_overflow_axes(self) -> bool:
+        return any(sharding.overflow_axes for sharding in self.factor_index_to_sharding.values())
+
+    def sharding_size(self, mesh: Mesh) -> int:
+        """The number of shards: the product of every factor's axes and overflow axes."""
+        return math.prod(
+            axis_refs.total_size(sharding.axis_refs + sharding.overflow_axes, mesh)
+            for sharding in self.factor_index_to_sharding.values()
+        )
+
     def to_tensor_sharding(
         self,
         mapping: TensorMapping,
@@ -231,9 +250,61 @@ class ShardingProjection:
         """Operands then results."""
         return self.operands + self.results
 
+    def update_sharding(self, factor_index: int, new_axes: Sequence[AxisRef]) -> tuple[list[bool], list[bool]]:
+        """Sets every tensor's sharding along the factor to `new_axes`, without overflow axes; returns which operands
+        and results changed."""
+        return (
+            [tensor.update_sharding_axes(factor_index, new_axes) for tensor in self.operands],
+            [tensor.update_sharding_axes(factor_index, new_axes) for tensor in self.results],
+        )
+
+    def greatest_common_prefix_axes(self, num_factors: int) -> list[list[AxisRef]]:
+        """Per factor, the greatest common prefix of its axes in every tensor that has it."""
+        common: list[Optional[list[AxisRef]]] = [None] * num_factors
+        for tensor in self.tensors:
+            for factor_index, sharding in tensor.factor_index_to_sharding.items():
+                seen = common[factor_index]
+                common[factor_index] = (
+                    list(sharding.axis_refs)
+                    if seen is None
+                    else axis_refs.greatest_common_prefix_of_lists(seen, sharding.axis_refs)
+                )
+        return [axes if axes is not None else [] for axes in common]
+
     def expand_sharding(self, factor_index: int, new_axes: Sequence[AxisRef]) -> tuple[list[bool], list[bool]]:
         """Expands every tensor's sharding along the factor to `new_axes`; returns which operands and results changed."""
         return (
             [tensor.expand_sharding_axes(factor_index, new_axes) for tensor in self.operands],
             [tensor.expand_sharding_axes(factor_index, new_axes) for tensor in self.results],
         )
+
+
+def distribute_axes_across_factors(
+    shardings: Sequence[FactorSharding], factor_sizes: Sequence[int], axes: Sequence[AxisRef], mesh: Mesh
+) -> None:
+    """Hands `axes`, major first, to the factors of `shardings` (empty, in order): each axis goes to the first factor
+    it shares a divisor with, split into sub-axes where it is bigger than what is left of that factor (its rest
+    tried on the factors after it, then again from the first); axes no factor can take become overflow axes of the
+    last factor."""
+    remaining = list(factor_sizes)
+    cursor = _AxisCursor(axes, mesh)
+    while not cursor.done:
+        used = False
+        for index, sharding in enumerate(shardings):
+            if remaining[index] <= 1:
+                continue
+            gcd = math.gcd(remaining[index], cursor.size)
+            if gcd == 1 and cursor.size != 1:
+                continue
+            used = True
+            if cursor.size > gcd:
+                axis_refs.add_axis_or_merge(sharding.axis_refs, cursor.take_major(gcd), mesh)
+                remaining[index] //= gcd
+                continue
+            remaining[index] //= cursor.size
+            axis_refs.add_axis_or_merge(sharding.axis_refs, cursor.take_current(), mesh)
+            break
+        if not used:
+            for ref in cursor.take_rest():
+                axis_refs.add_axis_or_merge(shardings[-1].overflow_axes, ref, mesh)
+            break

@@ -366,6 +366,17 @@ def embedding_lookup():
 
 
 @_program
+def reshape_splitting_a_sharded_dim_unevenly():
+    """A dim sharded 4 ways split into 3x4: the axis does not divide the major factor (an overflow axis)."""
+
+    def fn(x, w):
+        y = jnp.reshape(jnp.tanh(x), (8, 3, 4))
+        return jnp.einsum("bhd,de->bhe", y, w)
+
+    return _lower(fn, _mesh(2), (P(None, "y"), P()), (_array(8, 12), _array(4, 16)))
+
+
+@_program
 def embedding_grad():
     def loss(table, ids):
         return jnp.sum(jnp.tanh(table[ids]))

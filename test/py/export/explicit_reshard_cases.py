@@ -9,6 +9,10 @@ sdy.mesh @mesh_x4yz = <["x"=4, "y"=2, "z"=2]>
 sdy.mesh @mesh_rev = <["x"=4, "y"=2], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
 sdy.mesh @mesh_other = <["a"=8]>
 sdy.mesh @maximal = <[], device_ids=[0]>
+sdy.mesh @mesh_x2y3 = <["x"=2, "y"=3]>
+sdy.mesh @mesh_y3z4 = <["y"=3, "z"=4]>
+sdy.mesh @mesh_x2y3z3 = <["x"=2, "y"=3, "z"=3]>
+sdy.mesh @mesh_x6 = <["x"=6]>
 """
 
 _FUNCS = {
@@ -274,7 +278,56 @@ func.func @main(%arg0: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}
   %0 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"x":(1)2}>]>} : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
   %1 = stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"x":(1)2}>]>} : tensor<8x16xf32>
   return %1 : tensor<8x16xf32>
-}"""
+}""",
+    # Reshapes whose axes overflow a factor: the full version hands the axes of the more sharded side to the
+    # factors again (test/lit/export/insert_explicit_reshards_full.mlir explains each).
+    "reshape_overflow_axis_moves_to_another_dim": """
+func.func @main(%arg0: tensor<12x4xf32> {sdy.sharding = #sdy.sharding<@mesh_x2y3, [{"x"}, {"y"}]>}) -> (tensor<12x2x2xf32> {sdy.sharding = #sdy.sharding<@mesh_x2y3, [{"x"}, {}, {}]>}) {
+  %0 = stablehlo.reshape %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x2y3, [{"x"}, {}, {}]>]>} : (tensor<12x4xf32>) -> tensor<12x2x2xf32>
+  return %0 : tensor<12x2x2xf32>
+}""",
+    "reshape_overflow_result_preferred": """
+func.func @main(%arg0: tensor<12x4xf32> {sdy.sharding = #sdy.sharding<@mesh_y3z4, [{}, {"y"}]>}) -> tensor<12x2x2xf32> {
+  %0 = stablehlo.reshape %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_y3z4, [{"y"}, {"z"}, {}]>]>} : (tensor<12x4xf32>) -> tensor<12x2x2xf32>
+  return %0 : tensor<12x2x2xf32>
+}""",
+    "reshape_overflow_open_dims": """
+func.func @main(%arg0: tensor<6x8xf32> {sdy.sharding = #sdy.sharding<@mesh_y3z4, [{?}, {"y", ?}]>}) -> tensor<6x2x4xf32> {
+  %0 = stablehlo.reshape %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_y3z4, [{}, {}, {"y", ?}]>]>} : (tensor<6x8xf32>) -> tensor<6x2x4xf32>
+  return %0 : tensor<6x2x4xf32>
+}""",
+    "reshape_overflow_factor_left_out": """
+func.func @main(%arg0: tensor<8x3x6x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x2y3z3, [{"x"}, {"z"}, {}, {"y"}]>}) -> tensor<144x8xf32> {
+  %0 = stablehlo.reshape %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x2y3z3, [{"y"}, {"x", "z"}]>]>} : (tensor<8x3x6x8xf32>) -> tensor<144x8xf32>
+  return %0 : tensor<144x8xf32>
+}""",
+    "reshape_overflow_sub_axes": """
+func.func @main(%arg0: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh_y3z4, [{}, {"y", "z":(1)2}]>}) -> tensor<8x2x3xf32> {
+  %0 = stablehlo.reshape %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_y3z4, [{"z"}, {}, {}]>]>} : (tensor<8x6xf32>) -> tensor<8x2x3xf32>
+  return %0 : tensor<8x2x3xf32>
+}""",
+    "sharding_constraint_result_resharded": """
+func.func @main(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh_x2y3, [{"x", "y"}]>}) -> (tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh_x2y3, [{"x"}]>}) {
+  %0 = sdy.sharding_constraint %arg0 <@mesh_x2y3, [{"x"}]> : tensor<12xf32>
+  return %0 : tensor<12xf32>
+}""",
+    # The sort had no sharding: its second result is resharded back to the open sharding it got when the first
+    # result's was set.
+    "unsharded_multi_result_op_resharded": """
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{}, {"x"}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{}, {"y"}]>}) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a0: tensor<f32>, %a1: tensor<f32>, %a2: tensor<f32>, %a3: tensor<f32>):
+    %r = stablehlo.compare GT, %a0, %a1 : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)
+  return %0#0, %0#1 : tensor<8x16xf32>, tensor<8x16xf32>
+}""",
+    # Unreduced sub-axes that are no consistent split of one axis: the set difference drops the operand's whole.
+    "unreduced_sub_axes_that_cannot_coexist": """
+func.func @main(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh_x6, [{}], unreduced={"x":(2)3}>}) -> tensor<12xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x6, [{}], unreduced={"x":(1)3}>]>} : tensor<12xf32>
+  return %0 : tensor<12xf32>
+}""",
 }
 
 ALL = {name: MESHES + body for name, body in _FUNCS.items()}

@@ -37,18 +37,10 @@ from typing import Callable, Optional
 import pytest
 from jaxlib.mlir import ir, passmanager
 
+from single_op_modules import MESH_NAME, OP_GENERATORS, valid_random_module
+
 from pysdy.dialects.context import make_context
-from pysdy.dialects.sdy import (
-    AxisRef,
-    DimSharding,
-    FactorKind,
-    Mesh,
-    MeshAxis,
-    OpShardingRule,
-    SubAxisInfo,
-    TensorSharding,
-    TensorShardingPerValue,
-)
+from pysdy.dialects.sdy import FactorKind, Mesh, OpShardingRule, TensorSharding, TensorShardingPerValue
 from pysdy.passes.propagation.factor_propagation import (
     AggressiveFactorPropagation,
     BasicFactorPropagation,
@@ -61,284 +53,6 @@ from pysdy.passes.propagation.rules import get_or_create_rule
 
 FAST_SEEDS = range(50)
 SLOW_SEEDS = range(50, 1000)
-MESH_NAME = "mesh"
-AXIS_SIZES = [1, 2, 2, 2, 3, 4, 4, 6, 8]
-DIM_SIZES = [1, 2, 3, 4, 6, 8, 12, 16, 24]
-
-
-def tensor(shape, element_type="f32"):
-    return f"tensor<{''.join(f'{size}x' for size in shape)}{element_type}>"
-
-
-# ---------------------------------------------------------------------------
-# Random meshes and shardings
-# ---------------------------------------------------------------------------
-
-
-def random_mesh(rng: random.Random) -> Mesh:
-    names = ["x", "y", "z"][: rng.randint(1, 3)]
-    return Mesh(tuple(MeshAxis(name, rng.choice(AXIS_SIZES)) for name in names))
-
-
-def _pieces_of_axis(rng: random.Random, axis: MeshAxis) -> list[AxisRef]:
-    """The full axis, or a random split of it into consecutive sub-axes (some of which may be dropped)."""
-    if axis.size < 4 or rng.random() < 0.5:
-        return [AxisRef(axis.name)]
-    divisors = [d for d in range(2, axis.size) if axis.size % d == 0]
-    cut = rng.choice(divisors)
-    pieces = [AxisRef(axis.name, SubAxisInfo(1, cut)), AxisRef(axis.name, SubAxisInfo(cut, axis.size // cut))]
-    rng.shuffle(pieces)
-    return pieces[: rng.randint(1, 2)]
-
-
-def random_sharding(rng: random.Random, mesh: Mesh, rank: int) -> Optional[TensorSharding]:
-    if rng.random() < 0.25:
-        return None
-    pieces = [piece for axis in mesh.axes for piece in _pieces_of_axis(rng, axis)]
-    rng.shuffle(pieces)
-    dims_axes: list[list[AxisRef]] = [[] for _ in range(rank)]
-    replicated: list[AxisRef] = []
-    unreduced: list[AxisRef] = []
-    for piece in pieces:
-        choice = rng.random()
-        if rank and choice < 0.6:
-            dims_axes[rng.randrange(rank)].append(piece)
-        elif choice < 0.7:
-            replicated.append(piece)
-        elif choice < 0.8:
-            unreduced.append(piece)
-    order = {axis.name: index for index, axis in enumerate(mesh.axes)}
-    for axes in (replicated, unreduced):
-        axes.sort(key=lambda ref: (order[ref.name], ref.sub_axis.pre_size if ref.sub_axis else 0))
-    dims = tuple(
-        DimSharding(tuple(axes), rng.random() < 0.3, rng.choice([None, None, None, 0, 1, 2]))
-        for axes in dims_axes
-    )
-    return TensorSharding(MESH_NAME, dims, tuple(replicated), tuple(unreduced))
-
-
-# ---------------------------------------------------------------------------
-# Random single-op functions: (argument types, op text, result type)
-# ---------------------------------------------------------------------------
-
-
-def _shape(rng, min_rank=1, max_rank=3):
-    return [rng.choice(DIM_SIZES) for _ in range(rng.randint(min_rank, max_rank))]
-
-
-def elementwise_op(rng):
-    shape = _shape(rng)
-    t = tensor(shape)
-    kind = rng.choice(["add", "multiply", "negate", "select", "clamp", "bitcast_convert"])
-    if kind == "negate":
-        return [t], f"stablehlo.negate %arg0 : {t}", t
-    if kind == "bitcast_convert":
-        # Same bit width keeps the shape (elementwise); half the width adds a minor dimension (not).
-        result = tensor(shape, "i32") if rng.random() < 0.5 else tensor(shape + [2], "f16")
-        return [t], f"stablehlo.bitcast_convert %arg0 : ({t}) -> {result}", result
-    if kind == "select":
-        return [tensor(shape, "i1"), t, t], f"stablehlo.select %arg0, %arg1, %arg2 : {tensor(shape, 'i1')}, {t}", t
-    if kind == "clamp":
-        return [t, t, t], f"stablehlo.clamp %arg0, %arg1, %arg2 : {t}", t
-    return [t, t], f"stablehlo.{kind} %arg0, %arg1 : {t}", t
-
-
-def dot_general_op(rng):
-    batch = _shape(rng, 0, 2)
-    m, k, n = (rng.choice(DIM_SIZES) for _ in range(3))
-    lhs, rhs = batch + [m, k], batch + [k, n]
-    nb = len(batch)
-    batching = f"batching_dims = [{', '.join(map(str, range(nb)))}] x [{', '.join(map(str, range(nb)))}], " if nb else ""
-    result = tensor(batch + [m, n])
-    text = (
-        f"stablehlo.dot_general %arg0, %arg1, {batching}contracting_dims = [{nb + 1}] x [{nb}] "
-        f": ({tensor(lhs)}, {tensor(rhs)}) -> {result}"
-    )
-    return [tensor(lhs), tensor(rhs)], text, result
-
-
-def _group(rng, atoms, split_probability):
-    """A random split of `atoms` into consecutive groups, as the product of each group."""
-    dims, current = [], 1
-    for index, atom in enumerate(atoms):
-        current *= atom
-        if index == len(atoms) - 1 or rng.random() < split_probability:
-            dims.append(current)
-            current = 1
-    return dims
-
-
-def reshape_op(rng):
-    atoms = [rng.choice([1, 2, 2, 3, 3, 4, 6, 8]) for _ in range(rng.randint(1, 4))]
-    # Mostly merges on one side and splits on the other, so dimensions span several factors.
-    operand, result = _group(rng, atoms, 0.3), _group(rng, atoms, 0.7)
-    if rng.random() < 0.5:
-        operand, result = result, operand
-    return [tensor(operand)], f"stablehlo.reshape %arg0 : ({tensor(operand)}) -> {tensor(result)}", tensor(result)
-
-
-def reshape_merged_operand_op(rng):
-    """A reshape whose sharded operand dimensions each span several factors (sub-axes, overflow axes)."""
-    atoms = [rng.choice([2, 2, 3, 4, 6, 8]) for _ in range(rng.randint(2, 4))]
-    operand, result = _group(rng, atoms, 0.2), atoms
-    return [tensor(operand)], f"stablehlo.reshape %arg0 : ({tensor(operand)}) -> {tensor(result)}", tensor(result)
-
-
-def transpose_op(rng):
-    shape = _shape(rng, 2, 3)
-    perm = list(range(len(shape)))
-    rng.shuffle(perm)
-    result = tensor([shape[p] for p in perm])
-    return [tensor(shape)], f"stablehlo.transpose %arg0, dims = [{', '.join(map(str, perm))}] : ({tensor(shape)}) -> {result}", result
-
-
-def broadcast_op(rng):
-    result = _shape(rng, 1, 3)
-    kept = sorted(rng.sample(range(len(result)), rng.randint(0, len(result))))
-    operand = [result[d] if rng.random() < 0.7 else 1 for d in kept]
-    text = f"stablehlo.broadcast_in_dim %arg0, dims = [{', '.join(map(str, kept))}] : ({tensor(operand)}) -> {tensor(result)}"
-    return [tensor(operand)], text, tensor(result)
-
-
-def reduce_op(rng):
-    shape = _shape(rng, 1, 3)
-    reduced = sorted(rng.sample(range(len(shape)), rng.randint(1, len(shape))))
-    result = tensor([s for d, s in enumerate(shape) if d not in reduced])
-    text = (
-        f"stablehlo.reduce(%arg0 init: %arg1) applies stablehlo.add across dimensions = "
-        f"[{', '.join(map(str, reduced))}] : ({tensor(shape)}, tensor<f32>) -> {result}"
-    )
-    return [tensor(shape), "tensor<f32>"], text, result
-
-
-def concatenate_op(rng):
-    shape = _shape(rng, 1, 3)
-    dim = rng.randrange(len(shape))
-    other = list(shape)
-    other[dim] = rng.choice(DIM_SIZES)
-    result = list(shape)
-    result[dim] += other[dim]
-    text = f"stablehlo.concatenate %arg0, %arg1, dim = {dim} : ({tensor(shape)}, {tensor(other)}) -> {tensor(result)}"
-    return [tensor(shape), tensor(other)], text, tensor(result)
-
-
-def slice_op(rng):
-    shape = _shape(rng, 1, 3)
-    bounds, result = [], []
-    for size in shape:
-        start = rng.randrange(size)
-        limit = rng.randint(start + 1, size)
-        stride = rng.choice([1, 1, 2])
-        bounds.append(f"{start}:{limit}" + (f":{stride}" if stride != 1 else ""))
-        result.append((limit - start + stride - 1) // stride)
-    text = f"stablehlo.slice %arg0 [{', '.join(bounds)}] : ({tensor(shape)}) -> {tensor(result)}"
-    return [tensor(shape)], text, tensor(result)
-
-
-def pad_op(rng):
-    shape = _shape(rng, 1, 3)
-    low = [rng.choice([0, 0, 1, 2]) for _ in shape]
-    high = [rng.choice([0, 0, 1, 3]) for _ in shape]
-    result = [s + lo + hi for s, lo, hi in zip(shape, low, high)]
-    text = (
-        f"stablehlo.pad %arg0, %arg1, low = {low}, high = {high}, interior = {[0] * len(shape)} "
-        f": ({tensor(shape)}, tensor<f32>) -> {tensor(result)}"
-    )
-    return [tensor(shape), "tensor<f32>"], text, tensor(result)
-
-
-def gather_op(rng):
-    rows, cols, count = rng.choice(DIM_SIZES), rng.choice(DIM_SIZES), rng.choice(DIM_SIZES)
-    if rng.random() < 0.5:
-        # Gather whole rows: offset dim is the columns, the rows are collapsed.
-        operand, indices, result = [rows, cols], [count, 1], [count, cols]
-        numbers = "offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1"
-        slice_sizes = f"1, {cols}"
-    else:
-        # Batched gather: operand and indices share a batch dim.
-        batch = rng.choice(DIM_SIZES)
-        operand, indices, result = [batch, rows, cols], [batch, count, 1], [batch, count, cols]
-        numbers = (
-            "offset_dims = [2], collapsed_slice_dims = [1], operand_batching_dims = [0], "
-            "start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2"
-        )
-        slice_sizes = f"1, 1, {cols}"
-    text = (
-        f'"stablehlo.gather"(%arg0, %arg1) {{dimension_numbers = #stablehlo.gather<{numbers}>, '
-        f"slice_sizes = array<i64: {slice_sizes}>, indices_are_sorted = false}} "
-        f": ({tensor(operand)}, {tensor(indices, 'i32')}) -> {tensor(result)}"
-    )
-    return [tensor(operand), tensor(indices, "i32")], text, tensor(result)
-
-
-def dynamic_slice_op(rng):
-    shape = _shape(rng, 1, 3)
-    sizes = [rng.randint(1, size) for size in shape]
-    indices = ["tensor<i32>"] * len(shape)
-    index_args = ", ".join(f"%arg{i + 1}" for i in range(len(shape)))
-    if rng.random() < 0.5:
-        text = (
-            f"stablehlo.dynamic_slice %arg0, {index_args}, sizes = {sizes} "
-            f": ({', '.join([tensor(shape)] + indices)}) -> {tensor(sizes)}"
-        )
-        return [tensor(shape)] + indices, text, tensor(sizes)
-    index_args = ", ".join(f"%arg{i + 2}" for i in range(len(shape)))
-    text = (
-        f"stablehlo.dynamic_update_slice %arg0, %arg1, {index_args} "
-        f": ({', '.join([tensor(shape), tensor(sizes)] + indices)}) -> {tensor(shape)}"
-    )
-    return [tensor(shape), tensor(sizes)] + indices, text, tensor(shape)
-
-
-OP_GENERATORS = {
-    "dynamic_slice": dynamic_slice_op,
-    "elementwise": elementwise_op,
-    "dot_general": dot_general_op,
-    "reshape": reshape_op,
-    "reshape_merged_operand": reshape_merged_operand_op,
-    "transpose": transpose_op,
-    "broadcast_in_dim": broadcast_op,
-    "reduce": reduce_op,
-    "concatenate": concatenate_op,
-    "slice": slice_op,
-    "pad": pad_op,
-    "gather": gather_op,
-}
-
-
-def _rank(type_text: str) -> int:
-    return type_text.count("x")
-
-
-def _with_result_sharding(op_text: str, attribute: str) -> str:
-    """`op_text` with `attribute` added to the op's attribute dictionary (before the type signature)."""
-    if op_text.startswith('"'):
-        return op_text.replace("{dimension_numbers", f"{{{attribute}, dimension_numbers", 1)
-    head, signature = op_text.rsplit(" : ", 1)
-    return f"{head} {{{attribute}}} : {signature}"
-
-
-def random_module(rng: random.Random, family: str) -> tuple[Mesh, str]:
-    mesh = random_mesh(rng)
-    arg_types, op_text, result_type = OP_GENERATORS[family](rng)
-    args = []
-    for index, type_text in enumerate(arg_types):
-        sharding = random_sharding(rng, mesh, _rank(type_text))
-        attr = f" {{sdy.sharding = {sharding.to_attr()}}}" if sharding is not None else ""
-        args.append(f"%arg{index}: {type_text}{attr}")
-    mesh_text = ", ".join(f'"{a.name}"={a.size}' for a in mesh.axes)
-    result_sharding = random_sharding(rng, mesh, _rank(result_type)) if rng.random() < 0.4 else None
-    if result_sharding is not None:
-        per_value = TensorShardingPerValue((result_sharding,)).to_attr()
-        op_text = _with_result_sharding(op_text, f"sdy.sharding = {per_value}")
-    text = (
-        f"sdy.mesh @{MESH_NAME} = <[{mesh_text}]>\n"
-        f"func.func @f({', '.join(args)}) -> {result_type} {{\n"
-        f"  %0 = {op_text}\n"
-        f"  return %0 : {result_type}\n"
-        f"}}\n"
-    )
-    return mesh, text
 
 
 # ---------------------------------------------------------------------------
@@ -460,18 +174,15 @@ def _text(shardings):
 def check_case(family: str, seed: int, mode: Mode) -> None:
     rng = random.Random(f"{family}-{seed}")
     with make_context():
-        for _ in range(20):
-            mesh, text = random_module(rng, family)
-            try:
-                ir.Module.parse(text)
-            except ir.MLIRError:
-                continue  # a random sharding the verifier rejects (e.g. mergeable sub-axes)
-            want = cpp_shardings(text, mode)
-            got = python_shardings(text, mesh, mode)
-            assert _text(got[0]) == _text(want[0]) and _text(got[1]) == _text(want[1]), (
-                f"\n{text}\nC++:   {_text(want[0])} -> {_text(want[1])}\npysdy: {_text(got[0])} -> {_text(got[1])}"
-            )
+        drawn = valid_random_module(rng, family)
+        if drawn is None:
             return
+        mesh, text = drawn
+        want = cpp_shardings(text, mode)
+        got = python_shardings(text, mesh, mode)
+        assert _text(got[0]) == _text(want[0]) and _text(got[1]) == _text(want[1]), (
+            f"\n{text}\nC++:   {_text(want[0])} -> {_text(want[1])}\npysdy: {_text(got[0])} -> {_text(got[1])}"
+        )
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
