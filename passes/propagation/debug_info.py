@@ -342,19 +342,23 @@ def _origins_attr(origins: dict[AxisRef, str], self_name: str | None) -> ir.Attr
 
 
 def _edges_attr(edges: AxisEdges) -> ir.Attribute:
-    """`#sdy.propagation_edges`: per step, each axis's source and its targets (one source per axis and step)."""
-    per_step: dict[int, dict[AxisRef, tuple[EdgeEnd, set[EdgeEnd]]]] = {}
+    """`#sdy.propagation_edges`: per step, one entry per axis and source with the targets it reached.
+
+    Entries are ordered by axis (Shardy's axis order), then by source. When
+    one step brings an axis from several sources (to different targets),
+    jaxlib orders those entries by attribute address, differently from run
+    to run; pysdy orders them as it orders targets.
+    """
+    per_step: dict[int, dict[tuple[AxisRef, EdgeEnd], set[EdgeEnd]]] = {}
     for axis, axis_edges in edges.items():
         for edge in axis_edges:
-            source, targets = per_step.setdefault(edge.step, {}).setdefault(axis, (edge.source, set()))
-            if edge.source == source:
-                targets.add(edge.target)
+            per_step.setdefault(edge.step, {}).setdefault((axis, edge.source), set()).add(edge.target)
     steps = []
     for step in sorted(per_step):
-        entries = sorted(per_step[step].items(), key=lambda item: item[0].name)
+        entries = sorted(per_step[step].items(), key=lambda item: (axis_refs.sort_key(item[0][0]), item[0][1]))
         details = ", ".join(
             f"{{{axis} = {_end(source)} -> [{', '.join(_end(t) for t in sorted(targets))}]}}"
-            for axis, (source, targets) in entries
+            for (axis, source), targets in entries
         )
         steps.append(f"{{step-{step} = [{details}]}}")
     return ir.Attribute.parse(f"#sdy.propagation_edges<[{', '.join(steps)}]>")
