@@ -4,7 +4,9 @@ With `debug-sharding-origins`, every value that gained axes records, per axis,
 the user sharding it came from: a function input or output (`input: i`,
 `output: i`), a sharding constraint (`constraint_k`) or a manual computation
 input or output (`mc_k_input: i`, `mc_k_output: i`); a sharding's own axes
-read `self`. With `debug-propagation-edge-sharding`, every op records, per
+read `self`. Axes a sharding group gives its members take the origin they have
+in the member that brought them (jaxlib records none, and then prints garbage
+or crashes). With `debug-propagation-edge-sharding`, every op records, per
 propagation step that changed it, which operand or result brought each new
 axis to which of its operands and results. As Shardy, the edges of function
 results are all kept on result 0.
@@ -24,6 +26,7 @@ from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding, TensorShardingPerV
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.data_flow import MANUAL_COMPUTATION, edge_user
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.propagation import axis_refs
 from pysdy.passes.propagation.op_step import propagated_projection
 from pysdy.passes.propagation.sharding_graph import Node, ShardingGraph, SlotKind
@@ -52,12 +55,63 @@ class PropagationEdge:
 AxisEdges = dict[AxisRef, list[PropagationEdge]]
 
 
+@dataclasses.dataclass(frozen=True)
+class UserShardings:
+    """The user shardings origins are named after, as written before the pass changes any sharding (it
+    syncs sharding groups first): constraints (`constraint_k`), manual computation inputs and outputs
+    (`mc_k_input: i`, `mc_k_output: i`), function inputs and outputs (`input: i`, `output: i`).
+
+    `origins` lists, in Shardy's order, values and the origin of each axis of a sharding (None: the
+    value's own); an axis keeps the first origin it is given. `names` are the ops' origin names.
+    """
+
+    origins: tuple[tuple[ir.Value, str, TensorSharding], ...]
+    names: tuple[tuple[ir.Operation, str], ...]
+
+    @classmethod
+    def read(cls, module: ir.Operation) -> UserShardings:
+        origins: list[tuple[ir.Value, str, TensorSharding]] = []
+        names: list[tuple[ir.Operation, str]] = []
+
+        def add(value: ir.Value | None, origin: str, sharding: TensorSharding | None = None) -> None:
+            if value is not None:
+                sharding = get_sharding(value) if sharding is None else sharding
+                if sharding is not None:
+                    origins.append((value, origin, sharding))
+
+        for number, op in enumerate(nested_ops(module, name=CONSTRAINT)):
+            name = f"constraint_{number}"
+            names.append((op, name))
+            add(op.results[0], name)
+            add(op.operands[0], name)
+        for number, op in enumerate(nested_ops(module, name=MANUAL_COMPUTATION)):
+            name = f"mc_{number}"
+            names.append((op, name))
+            in_shardings = TensorShardingPerValue.from_attr(op.attributes["in_shardings"]).shardings
+            for index, (argument, sharding) in enumerate(zip(op.regions[0].blocks[0].arguments, in_shardings)):
+                add(_edge_result(argument), f"{name}_input: {index}", sharding)
+                add(op.operands[index], f"{name}_input: {index}")
+            out_shardings = TensorShardingPerValue.from_attr(op.attributes["out_shardings"]).shardings
+            for index, (result, sharding) in enumerate(zip(op.results, out_shardings)):
+                add(_edge_result(result), f"{name}_output: {index}", sharding)
+        for op in module.regions[0].blocks[0].operations:
+            func = op.operation
+            if func.name != "func.func":
+                continue
+            for argument in func.regions[0].blocks[0].arguments:
+                add(argument, f"input: {argument.arg_number}")
+            returned = _terminator(func).operands
+            for index, sharding in enumerate(func_attrs.result_shardings(func)):
+                add(returned[index], f"output: {index}", sharding)
+        return cls(tuple(origins), tuple(names))
+
+
 class PropagationDebugInfo:
     """What one propagation pass records for its debug options, from the graph's first step to its last."""
 
-    def __init__(self, graph: ShardingGraph, sharding_origins: bool, propagation_edges: bool):
+    def __init__(self, graph: ShardingGraph, user_shardings: UserShardings | None, propagation_edges: bool):
         self.graph = graph
-        self.sharding_origins = sharding_origins
+        self.sharding_origins = user_shardings is not None
         self.propagation_edges = propagation_edges
         self.step = 0
         # Slot -> axis -> origin name; function results are keyed by the slot of the returned value.
@@ -66,66 +120,43 @@ class PropagationDebugInfo:
         self.func_result_edges: dict[int, AxisEdges] = {}  # func node -> the edges of all its result steps
         self.origin_names: dict[int, str] = {}  # constraint / manual computation node -> its origin name
         self._returned_slot = {result: returned for f in graph.funcs for result, returned in zip(f.results, f.returned)}
-        if sharding_origins:
-            self._read_user_shardings()
+        if user_shardings is not None:
+            self.origin_names = {graph.node_of(op): name for op, name in user_shardings.names}
+            for value, origin, sharding in user_shardings.origins:
+                self._add_origins(graph.slot(value), origin, sharding)
+            self._share_origins_in_groups()
 
     @classmethod
-    def attach(cls, graph: ShardingGraph, sharding_origins: bool, propagation_edges: bool) -> PropagationDebugInfo | None:
-        """Starts recording on `graph` if an option is on."""
-        if not (sharding_origins or propagation_edges):
+    def attach(
+        cls, graph: ShardingGraph, user_shardings: UserShardings | None, propagation_edges: bool
+    ) -> PropagationDebugInfo | None:
+        """Starts recording on `graph` if an option is on (origins: `user_shardings` given)."""
+        if user_shardings is None and not propagation_edges:
             return None
-        graph.debug_info = cls(graph, sharding_origins, propagation_edges)
+        graph.debug_info = cls(graph, user_shardings, propagation_edges)
         return graph.debug_info
 
     # ------------------------------------------------------------------
     # The user shardings everything comes from
     # ------------------------------------------------------------------
 
-    def _read_user_shardings(self) -> None:
-        """Shardy's initial origins; an axis keeps the first origin given to it, in this order."""
-        graph = self.graph
-        for number, op in enumerate(nested_ops(graph.module, name=CONSTRAINT)):
-            node = graph.nodes[graph.node_of(op)]
-            name = f"constraint_{number}"
-            self.origin_names[graph.node_of(op)] = name
-            self._add_origins(node.results[0], name)
-            self._add_origins(node.operands[0], name)
-        for number, op in enumerate(nested_ops(graph.module, name=MANUAL_COMPUTATION)):
-            name = f"mc_{number}"
-            self.origin_names[graph.node_of(op)] = name
-            in_shardings = TensorShardingPerValue.from_attr(op.attributes["in_shardings"]).shardings
-            for index, (argument, sharding) in enumerate(zip(op.regions[0].blocks[0].arguments, in_shardings)):
-                origin = f"{name}_input: {index}"
-                self._add_origins(self._edge_slot(argument), origin, sharding)
-                self._add_origins(graph.slot(op.operands[index]), origin)
-            out_shardings = TensorShardingPerValue.from_attr(op.attributes["out_shardings"]).shardings
-            for index, (result, sharding) in enumerate(zip(op.results, out_shardings)):
-                self._add_origins(self._edge_slot(result), f"{name}_output: {index}", sharding)
-        for op in graph.module.regions[0].blocks[0].operations:
-            func = op.operation
-            if func.name != "func.func":
-                continue
-            for argument in func.regions[0].blocks[0].arguments:
-                self._add_origins(graph.slot(argument), f"input: {argument.arg_number}")
-            returned = _terminator(func).operands
-            for index, sharding in enumerate(func_attrs.result_shardings(func)):
-                self._add_origins(graph.slot(returned[index]), f"output: {index}", sharding)
-
-    def _edge_slot(self, owner: ir.Value) -> int | None:
-        edge = edge_user(owner)
-        return None if edge is None else self.graph.slot(edge.results[0])
-
-    def _add_origins(self, slot_id: int | None, origin: str, sharding: TensorSharding | None = None) -> None:
-        """Gives each axis of `sharding` (by default the slot's own) `origin`, unless it has one."""
+    def _add_origins(self, slot_id: int | None, origin: str, sharding: TensorSharding) -> None:
+        """Gives each axis of `sharding` `origin`, unless it has one."""
         if slot_id is None:
-            return
-        if sharding is None:
-            sharding = self.graph.slots[slot_id].sharding
-        if sharding is None:
             return
         for dim in sharding.dims:
             for axis in dim.axes:
                 self.origins.setdefault(slot_id, {}).setdefault(axis, origin)
+
+    def _share_origins_in_groups(self) -> None:
+        """A member's axes without an origin take the origin of the first member having one for them."""
+        for members in self.graph.groups.values():
+            for slot_id in members:
+                sharding = self.graph.slots[slot_id].sharding
+                for axis in [] if sharding is None else [axis for dim in sharding.dims for axis in dim.axes]:
+                    origin = next((self.origins[m][axis] for m in members if axis in self.origins.get(m, {})), None)
+                    if origin is not None:
+                        self.origins.setdefault(slot_id, {}).setdefault(axis, origin)
 
     # ------------------------------------------------------------------
     # Recording a step
@@ -176,12 +207,15 @@ class PropagationDebugInfo:
         return self._returned_slot.get(slot_id, slot_id)
 
     def _record_origin(self, target: int | None, axis: AxisRef, source: int | None) -> None:
-        target, source = self._canonical(target), self._canonical(source)
+        """`target` (and the other members of its sharding group, which it synced) took `axis` from `source`."""
         if target is None or source is None:
             return
-        origin = _origin_of(self.origins.get(source, {}), axis)
-        if origin is not None:
-            self.origins.setdefault(target, {}).setdefault(axis, origin)
+        origin = _origin_of(self.origins.get(self._canonical(source), {}), axis)
+        if origin is None:
+            return
+        group = self.graph.slots[target].group
+        for slot_id in [target] + ([] if group is None else self.graph.groups[group]):
+            self.origins.setdefault(self._canonical(slot_id), {}).setdefault(axis, origin)
 
     # ------------------------------------------------------------------
     # Writing
@@ -216,7 +250,7 @@ class PropagationDebugInfo:
                 value = owner.op.results[slot.index]
                 func_id = self._enclosing_func(slot.owner)
                 if owner.name == CONSTRAINT:
-                    owner.op.attributes[SHARDING_ORIGINS] = _origins_attr(origins, self.origin_names[slot.owner])
+                    owner.op.attributes[SHARDING_ORIGINS] = _origins_attr(origins, self.origin_names.get(slot.owner))
                 elif owner.name == DATA_FLOW_EDGE:
                     owner.op.attributes[SHARDING_ORIGINS] = _origins_attr(origins, self._manual_self_name(owner))
                 else:
@@ -366,6 +400,11 @@ def _edges_attr(edges: AxisEdges) -> ir.Attribute:
 
 def _end(end: EdgeEnd) -> str:
     return f"{_KIND_NAMES[end[0]]}-{end[1]}"
+
+
+def _edge_result(owner: ir.Value) -> ir.Value | None:
+    edge = edge_user(owner)
+    return None if edge is None else edge.results[0]
 
 
 def _terminator(func: ir.Operation) -> ir.Operation:
