@@ -8,8 +8,13 @@ read `self`. Axes a sharding group gives its members take the origin they have
 in the member that brought them (jaxlib records none, and then prints garbage
 or crashes). With `debug-propagation-edge-sharding`, every op records, per
 propagation step that changed it, which operand or result brought each new
-axis to which of its operands and results. As Shardy, the edges of function
-results are all kept on result 0.
+axis to which of its operands and results, one entry per axis and source. As
+Shardy, the edges of function results are all kept on result 0.
+
+Debug info already on the module (an earlier pass's) is kept where nothing
+new is recorded, as jaxlib keeps it: steps are numbered on from the last step
+an op records, an op's or value's new info replaces its old, other results
+keep theirs, and origins naming their own value read `self`.
 
 The recording follows the propagation: `record` is called by the driver after
 each step that changed a sharding, and `write` puts everything on the IR once
@@ -19,6 +24,7 @@ propagation is over. Nothing here runs when both options are off.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from jaxlib.mlir import ir
 
@@ -40,6 +46,8 @@ DATA_FLOW_EDGE = "sdy.data_flow_edge"
 
 OPERAND, RESULT = 0, 1  # the kinds of an edge's ends, in Shardy's order
 _KIND_NAMES = ("operand", "result")
+
+_STEP_INDEX = re.compile(r"\{step-(\d+) = ")
 
 # One end of a propagation edge: (OPERAND or RESULT, index in the step's operands or results).
 EdgeEnd = tuple[int, int]
@@ -113,7 +121,7 @@ class PropagationDebugInfo:
         self.graph = graph
         self.sharding_origins = user_shardings is not None
         self.propagation_edges = propagation_edges
-        self.step = 0
+        self.step = _first_free_step(graph.module) if propagation_edges else 0
         # Slot -> axis -> origin name; function results are keyed by the slot of the returned value.
         self.origins: dict[int, dict[AxisRef, str]] = {}
         self.op_edges: dict[int, AxisEdges] = {}  # node -> the edges of its steps
@@ -242,47 +250,42 @@ class PropagationDebugInfo:
             owner = graph.nodes[slot.owner]
             if owner.erased:
                 continue
+            attr = _origins_attr(origins)
             if slot.kind is SlotKind.FUNC_ARG:
                 value = owner.op.regions[0].blocks[0].arguments[slot.index]
                 func_id = slot.owner
-                func_args.setdefault(func_id, {})[slot.index] = _origins_attr(origins, f"input: {slot.index}")
+                func_args.setdefault(func_id, {})[slot.index] = attr
             else:
                 value = owner.op.results[slot.index]
                 func_id = self._enclosing_func(slot.owner)
-                if owner.name == CONSTRAINT:
-                    owner.op.attributes[SHARDING_ORIGINS] = _origins_attr(origins, self.origin_names.get(slot.owner))
-                elif owner.name == DATA_FLOW_EDGE:
-                    owner.op.attributes[SHARDING_ORIGINS] = _origins_attr(origins, self._manual_self_name(owner))
+                if owner.name in (CONSTRAINT, DATA_FLOW_EDGE):
+                    owner.op.attributes[SHARDING_ORIGINS] = attr
                 else:
-                    per_result.setdefault(slot.owner, {})[slot.index] = _origins_attr(origins, None)
+                    per_result.setdefault(slot.owner, {})[slot.index] = attr
             returned_as = _first_return_of(value, graph.nodes[func_id].op)
             if returned_as is not None:
-                func_results.setdefault(func_id, {})[returned_as] = _origins_attr(origins, f"output: {returned_as}")
+                func_results.setdefault(func_id, {})[returned_as] = attr
         for node_id, attrs in per_result.items():
             op = graph.nodes[node_id].op
-            empty = ir.DictAttr.get({})
-            op.attributes[SHARDING_ORIGINS] = ir.ArrayAttr.get([attrs.get(i, empty) for i in range(len(op.results))])
+            # Other results keep the origins the op already had.
+            if SHARDING_ORIGINS in op.attributes:
+                entries = list(ir.ArrayAttr(op.attributes[SHARDING_ORIGINS]))
+            else:
+                entries = [ir.DictAttr.get({}) for _ in op.results]
+            for index, attr in attrs.items():
+                entries[index] = attr
+            op.attributes[SHARDING_ORIGINS] = ir.ArrayAttr.get(entries)
         for func_id, attrs in func_args.items():
             func_attrs.set_arg_attrs(graph.nodes[func_id].op, attrs, SHARDING_ORIGINS)
         for func_id, attrs in func_results.items():
             func_attrs.set_result_attrs(graph.nodes[func_id].op, attrs, SHARDING_ORIGINS)
+        _own_origins_read_self(graph.module)
 
     def _enclosing_func(self, node_id: int) -> int:
         nodes = self.graph.nodes
         while nodes[node_id].name != "func.func":
             node_id = nodes[node_id].parent
         return node_id
-
-    def _manual_self_name(self, edge: Node) -> str | None:
-        """The origin a data-flow edge of a manual computation calls `self`: its own input or output."""
-        owner_value = edge.op.operands[0]
-        if isinstance(owner_value, ir.BlockArgument):
-            owner, kind, index = edge.parent, "input", owner_value.arg_number
-        else:
-            owner, kind, index = edge.operand_producers[0], "output", owner_value.result_number
-        if self.graph.nodes[owner].name != MANUAL_COMPUTATION:
-            return None
-        return f"{self.origin_names[owner]}_{kind}: {index}"
 
     def _write_edges(self) -> None:
         graph = self.graph
@@ -365,14 +368,48 @@ def _origin_of(origins: dict[AxisRef, str], axis: AxisRef) -> str | None:
     return None
 
 
-def _origins_attr(origins: dict[AxisRef, str], self_name: str | None) -> ir.Attribute:
-    """`{axis = "origin"}`, the origin named `self_name` written `self`."""
-    return ir.DictAttr.get(
-        {
-            str(axis).replace('"', ""): ir.StringAttr.get("self" if origin == self_name else origin)
-            for axis, origin in origins.items()
-        }
-    )
+def _origins_attr(origins: dict[AxisRef, str]) -> ir.Attribute:
+    """`{axis = "origin"}`."""
+    return ir.DictAttr.get({str(axis).replace('"', ""): ir.StringAttr.get(origin) for axis, origin in origins.items()})
+
+
+def _own_origins_read_self(module: ir.Operation) -> None:
+    """Where a value's origins name the value itself (a constraint, a function input or output, a manual
+    computation's edge), they read `self`; as Shardy, also in origins the module had before the pass."""
+    for op in nested_ops(module, name=CONSTRAINT):
+        name = op.attributes[SHARDING_ORIGIN_NAME] if SHARDING_ORIGIN_NAME in op.attributes else None
+        _name_self(op, None if name is None else ir.StringAttr(name).value)
+    for op in module.regions[0].blocks[0].operations:
+        func = op.operation
+        if func.name != "func.func":
+            continue
+        arguments = {i: func_attrs.get_arg_attr(func, i, SHARDING_ORIGINS) for i in range(func_attrs.num_arguments(func))}
+        func_attrs.set_arg_attrs(
+            func, {i: _with_self(o, f"input: {i}") for i, o in arguments.items() if o is not None}, SHARDING_ORIGINS
+        )
+        results = {i: func_attrs.get_result_attr(func, i, SHARDING_ORIGINS) for i in range(func_attrs.num_results(func))}
+        func_attrs.set_result_attrs(
+            func, {i: _with_self(o, f"output: {i}") for i, o in results.items() if o is not None}, SHARDING_ORIGINS
+        )
+    for op in nested_ops(module, name=MANUAL_COMPUTATION):
+        name = ir.StringAttr(op.attributes[SHARDING_ORIGIN_NAME]).value
+        for argument in op.regions[0].blocks[0].arguments:
+            _name_self(edge_user(argument), f"{name}_input: {argument.arg_number}")
+        for result in op.results:
+            _name_self(edge_user(result), f"{name}_output: {result.result_number}")
+
+
+def _name_self(op: ir.Operation | None, own_origin: str | None) -> None:
+    if op is not None and SHARDING_ORIGINS in op.attributes:
+        op.attributes[SHARDING_ORIGINS] = _with_self(op.attributes[SHARDING_ORIGINS], own_origin)
+
+
+def _with_self(origins: ir.Attribute, own_origin: str | None) -> ir.Attribute:
+    entries = {named.name: named.attr for named in ir.DictAttr(origins)}
+    for axis, origin in entries.items():
+        if isinstance(origin, ir.StringAttr) and origin.value == own_origin:
+            entries[axis] = ir.StringAttr.get("self")
+    return ir.DictAttr.get(entries)
 
 
 def _edges_attr(edges: AxisEdges) -> ir.Attribute:
@@ -396,6 +433,16 @@ def _edges_attr(edges: AxisEdges) -> ir.Attribute:
         )
         steps.append(f"{{step-{step} = [{details}]}}")
     return ir.Attribute.parse(f"#sdy.propagation_edges<[{', '.join(steps)}]>")
+
+
+def _first_free_step(module: ir.Operation) -> int:
+    """The step after the last one any op of the module already records (an earlier pass's): as Shardy,
+    a pass numbers its steps on from there."""
+    last = -1
+    for op in nested_ops(module):
+        if PROPAGATION_EDGES in op.attributes:
+            last = max([last, *map(int, _STEP_INDEX.findall(str(op.attributes[PROPAGATION_EDGES])))])
+    return last + 1
 
 
 def _end(end: EdgeEnd) -> str:

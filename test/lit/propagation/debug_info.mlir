@@ -111,6 +111,40 @@ func.func @manual_computation(%arg0: tensor<16x32xf32>) -> tensor<16x32xf32> {
 
 // -----
 
+// EDGES-LABEL: func @steps_continue_after_recorded_ones(
+// EDGES-SAME:      -> (tensor<8x8xf32> {sdy.propagation_edges = #sdy.propagation_edges<[{step-12 = [{"x" = operand-0 -> [result-0]}, {"y" = operand-0 -> [result-0]}]}]>, sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}, {"y", ?}]>}) {
+// EDGES-NEXT:  %0 = stablehlo.add %arg0, %arg1 {sdy.propagation_edges = #sdy.propagation_edges<[{step-9 = [{"x" = operand-0 -> [operand-1, result-0]}, {"y" = operand-0 -> [operand-1, result-0]}]}]>, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {"y", ?}]>]>} : tensor<8x8xf32>
+// EDGES-NEXT:  %1 = sdy.sharding_constraint %arg1 <@mesh, [{"x", ?}, {"y", ?}]> {sdy.propagation_edges = #sdy.propagation_edges<[{step-10 = [{"x" = operand-0 -> [result-0]}, {"y" = operand-0 -> [result-0]}]}]>} : tensor<8x8xf32>
+// EDGES-NEXT:  %2 = stablehlo.abs %0 {sdy.propagation_edges = #sdy.propagation_edges<[{step-11 = [{"x" = operand-0 -> [result-0]}, {"y" = operand-0 -> [result-0]}]}]>, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {"y", ?}]>]>} : tensor<8x8xf32>
+// Steps are numbered on from the last one an op already records (here step 8, from an earlier pass),
+// and an op's new edges replace the ones it had.
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+
+func.func @steps_continue_after_recorded_ones(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.add %arg0, %arg1 {sdy.propagation_edges = #sdy.propagation_edges<[{step-2 = [{"y" = result-0 -> [operand-0]}]}, {step-8 = [{"x" = result-0 -> [operand-0]}]}]>} : tensor<8x8xf32>
+  %1 = sdy.sharding_constraint %arg1 <@mesh, [{?}, {?}]> {sdy.propagation_edges = #sdy.propagation_edges<[{step-5 = [{"x" = result-0 -> [operand-0]}]}]>} : tensor<8x8xf32>
+  %2 = stablehlo.abs %0 : tensor<8x8xf32>
+  return %2 : tensor<8x8xf32>
+}
+
+// -----
+
+// ORIGINS-LABEL: func @origins_recorded_before(
+// ORIGINS-SAME:      %arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>, sdy.sharding_origins = {x = "self"}}, %arg1: tensor<8xf32> {sdy.sharding_origins = {x = "self", y = "input: 0"}}, %arg2: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}]>, sdy.sharding_origins = {x = "input: 0"}}, tensor<8xf32>, tensor<8xf32>) {
+// ORIGINS-NEXT:  %0:2 = stablehlo.custom_call @foo(%arg0, %arg2) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}]>, <@mesh, [{?}]>]>, sdy.sharding_origins = [{x = "input: 0"}, {y = "input: 2"}], sdy.sharding_rule = #sdy.op_sharding_rule<([i], [j])->([i], [j]) {i=8, j=8}, custom>} : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+// ORIGINS-NEXT:  %1 = sdy.sharding_constraint %arg2 <@mesh, [{}]> {sdy.sharding_origin_name = "constraint_0", sdy.sharding_origins = {x = "self", y = "constraint_1"}} : tensor<8xf32>
+// Origins already on the module stay where nothing new is recorded (result 1 of the custom call), and
+// those naming their own value read `self` too.
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+
+func.func @origins_recorded_before(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}, %arg1: tensor<8xf32> {sdy.sharding_origins = {x = "input: 1", y = "input: 0"}}, %arg2: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %0:2 = stablehlo.custom_call @foo(%arg0, %arg2) {sdy.sharding_rule = #sdy.op_sharding_rule<([i], [j])->([i], [j]) {i=8, j=8}, custom>, sdy.sharding_origins = [{y = "input: 2"}, {y = "input: 2"}]} : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  %1 = sdy.sharding_constraint %arg2 <@mesh, [{}]> {sdy.sharding_origins = {x = "constraint_0", y = "constraint_1"}} : tensor<8xf32>
+  return %0#0, %0#1, %1 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
 // EDGES-LABEL: func @transposed_sub_axes(
 // EDGES-SAME:      %arg0: tensor<4x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"z":(1)2}, {"z":(2)2}]>}) -> (tensor<6x4xf32> {sdy.propagation_edges = #sdy.propagation_edges<[{step-1 = [{"z":(1)2 = operand-0 -> [result-0]}, {"z":(2)2 = operand-0 -> [result-0]}]}]>, sdy.sharding = #sdy.sharding<@mesh, [{"z":(2)2, ?}, {"z":(1)2, ?}]>}) {
 // EDGES-NEXT:  %0 = stablehlo.transpose %arg0, dims = [1, 0] {sdy.propagation_edges = #sdy.propagation_edges<[{step-0 = [{"z":(1)2 = operand-0 -> [result-0]}, {"z":(2)2 = operand-0 -> [result-0]}]}]>, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"z":(2)2, ?}, {"z":(1)2, ?}]>]>} : (tensor<4x6xf32>) -> tensor<6x4xf32>

@@ -28,8 +28,8 @@ import re
 import pytest
 from jaxlib.mlir import ir, passmanager
 
-from jax_corpus import program_names
-from propagation_oracle import first_difference, imported_corpus
+from jax_corpus import corpus, program_names
+from propagation_oracle import cpp_output, first_difference, imported_corpus
 from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 
@@ -42,6 +42,7 @@ PASSES = [
 ORIGINS = "debug-sharding-origins=true"
 EDGES = "debug-propagation-edge-sharding=true"
 OPTIONS = {"origins": ORIGINS, "edges": EDGES, "both": f"{ORIGINS} {EDGES}"}
+PROPAGATE_WITH_DEBUG_INFO = f"sdy-user-priority-propagate{{{OPTIONS['both']}}}"
 
 MESH = 'sdy.mesh @mesh = <["a"=2, "b"=4]>'
 
@@ -303,13 +304,16 @@ def outcome(run, text: str, pipeline: str) -> str:
 
 
 @functools.cache
-def hand_written(name: str) -> str:
-    if name == "func_data_flow_edges":
-        return FUNC_DATA_FLOW_EDGES
+def imported(text: str) -> str:
+    """`text` after jaxlib's import pipeline."""
     with make_context():
-        module = ir.Module.parse(HAND_WRITTEN[name])
+        module = ir.Module.parse(text)
         _cpp(module, "sdy-import-pipeline")
         return str(module)
+
+
+def hand_written(name: str) -> str:
+    return FUNC_DATA_FLOW_EDGES if name == "func_data_flow_edges" else imported(HAND_WRITTEN[name])
 
 
 # One `{axis = source -> [targets]}` entry of a propagation step.
@@ -366,6 +370,79 @@ def test_corpus(program, pass_, option):
     assert_matches_cpp(text, f"{pass_}{{{OPTIONS[option]}}}")
 
 
+# Modules that already carry debug info (from an earlier pass): steps are numbered on
+# from the last recorded one, and recorded origins stay or read `self` as jaxlib's do.
+ALREADY_RECORDED = {
+    "edges": f"""{MESH}
+func.func @main(%arg0: tensor<8x8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{"b"}}]>}}, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {{
+  %0 = stablehlo.add %arg0, %arg1 {{sdy.propagation_edges = #sdy.propagation_edges<[{{step-2 = [{{"b" = result-0 -> [operand-0]}}]}}, {{step-8 = [{{"a" = result-0 -> [operand-0]}}]}}]>}} : tensor<8x8xf32>
+  %1 = sdy.sharding_constraint %arg1 <@mesh, [{{?}}, {{?}}]> {{sdy.propagation_edges = #sdy.propagation_edges<[{{step-5 = [{{"a" = result-0 -> [operand-0]}}]}}]>}} : tensor<8x8xf32>
+  %2 = stablehlo.abs %0 : tensor<8x8xf32>
+  return %2 : tensor<8x8xf32>
+}}""",
+    "nested_edges": f"""{MESH}
+func.func @main(%arg0: tensor<8x8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}, {{"b"}}]>}}, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {{
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+  %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{{?}}, {{?}}]>] out_shardings=[<@mesh, [{{?}}, {{?}}]>] manual_axes={{}} (%a: tensor<8x8xf32>) {{
+    %2 = stablehlo.negate %a {{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{{?}}, {{?}}]>]>, sdy.propagation_edges = #sdy.propagation_edges<[{{step-20 = [{{"a" = result-0 -> [operand-0]}}]}}]>}} : tensor<8x8xf32>
+    sdy.return %2 : tensor<8x8xf32>
+  }} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}}""",
+    "origins": f"""{MESH}
+func.func @main(%arg0: tensor<8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}]>}}, %arg1: tensor<8xf32> {{sdy.sharding_origins = {{a = "input: 1", b = "input: 0"}}}},
+                %arg2: tensor<8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{}}]>}}) -> (tensor<8xf32>, tensor<8xf32> {{sdy.sharding_origins = {{b = "output: 1"}}}}, tensor<8xf32>) {{
+  %0:2 = stablehlo.custom_call @foo(%arg0, %arg2) {{sdy.sharding_rule = #sdy.op_sharding_rule<([i], [j])->([i], [j]) {{i=8, j=8}}, custom>, sdy.sharding_origins = [{{b = "input: 2"}}, {{b = "input: 2"}}]}} : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  %1 = sdy.sharding_constraint %arg2 <@mesh, [{{}}]> {{sdy.sharding_origins = {{a = "constraint_0", b = "constraint_1"}}}} : tensor<8xf32>
+  return %0#0, %0#1, %1 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}}""",
+}
+
+
+@pytest.mark.parametrize("option", OPTIONS)
+@pytest.mark.parametrize("pass_", PASSES)
+@pytest.mark.parametrize("case", ALREADY_RECORDED)
+def test_already_recorded_info(case, pass_, option):
+    assert_matches_cpp(imported(ALREADY_RECORDED[case]), f"{pass_}{{{OPTIONS[option]}}}")
+
+
+@functools.cache
+def _jaxlib_import_in_debug_mode() -> str:
+    """The steps jaxlib's sdy-propagation-pipeline runs before propagation, with its debug options on:
+    its sdy-apply-sharding-constraints then records the constraints it applies, from step 0."""
+    with make_context():
+        pipeline = str(passmanager.PassManager.parse("builtin.module(sdy-propagation-pipeline)"))
+    steps = pipeline[len("builtin.module(") : pipeline.index(",sdy-user-priority-propagate{")]
+    steps = steps.replace(",sdy-save-module", "")  # module dumps, which have no text form
+    for option in ("debug-sharding-origins", "debug-propagation-edge-sharding"):
+        steps = steps.replace(f"{option}=false", f"{option}=true")
+    assert "sdy-apply-sharding-constraints{debug-propagation-edge-sharding=true debug-sharding-origins=true}" in steps
+    return steps
+
+
+def _check_after_jaxlib_import_in_debug_mode(program: str) -> None:
+    text = cpp_output(corpus()[program], _jaxlib_import_in_debug_mode())
+    assert_matches_cpp(text, PROPAGATE_WITH_DEBUG_INFO)
+
+
+# Programs whose constraints jaxlib's import applies (records) in debug mode.
+APPLIED_CONSTRAINTS = ["conflicting_annotations", "multiple_axes_per_dimension", "explicit_mesh_unreduced_matmul", "mlp_grad"]
+
+
+@pytest.mark.parametrize("program", APPLIED_CONSTRAINTS)
+def test_after_jaxlib_import_in_debug_mode(program):
+    """As in jaxlib's pipeline with debug info on: propagation follows steps and origins recorded by the import."""
+    _check_after_jaxlib_import_in_debug_mode(program)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", program_names())
+def test_corpus_after_jaxlib_import_in_debug_mode(program):
+    if "sdy.sharding_group" in corpus()[program]:
+        pytest.skip("jaxlib prints garbage origins or crashes on sharding groups (see above)")
+    _check_after_jaxlib_import_in_debug_mode(program)
+
+
 # Sharding groups. jaxlib reads origins before syncing the groups and records none for what a group
 # gives its members, then prints garbage or crashes; pysdy's origins there follow its own rule (a member
 # takes the origins of the member the axes came from), so these expectations are worked out by hand.
@@ -405,12 +482,8 @@ func.func @main(%arg0: tensor<8x16xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{
 }
 
 
-@functools.cache
 def grouped(name: str) -> str:
-    with make_context():
-        module = ir.Module.parse(GROUPS[name])
-        _cpp(module, "sdy-import-pipeline")
-        return str(module)
+    return imported(GROUPS[name])
 
 
 @pytest.mark.parametrize("pass_", PASSES)
@@ -443,7 +516,6 @@ def test_constraints_the_group_sync_inserts_are_no_origins():
     assert 'stablehlo.abs %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {"y", ?}]>]>, sdy.sharding_origins = [{x = "input: 0", y = "input: 1"}]}' in output
 
 
-PROPAGATE_WITH_DEBUG_INFO = f"sdy-user-priority-propagate{{{OPTIONS['both']}}}"
 EXPORTS = {
     "sink": "func.func(sdy-sink-data-flow-edges{sink-debug-sharding-origins=true sink-debug-propagation-edge-sharding=true})",
     "export_pipeline": "sdy-export-pipeline{dump-sharding-origins=true dump-propagation-edges=true}",
