@@ -317,6 +317,9 @@ def _new_axes(
     for dim_factors in mapping:
         previous: AxisRef | None = None
         for factor in dim_factors:
+            if factor not in old_tensor.factor_index_to_sharding:
+                # Not projected: it follows a factor with overflow axes. (jaxlib crashes here.)
+                continue
             old_axes = old_tensor.factor_index_to_sharding[factor].axis_refs
             new_axes = new_tensor.factor_index_to_sharding[factor].axis_refs
             if old_axes == new_axes:

@@ -25,6 +25,26 @@ def pysdy_output(text: str, pipeline: str) -> str:
         return str(module)
 
 
+def run_cpp(module: ir.Module, pipeline: str) -> None:
+    passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
+
+
+def run_pysdy(module: ir.Module, pipeline: str) -> None:
+    run_pipeline(module, parse_pipeline(pipeline))
+
+
+def outcome(run, text: str, pipeline: str) -> str:
+    """The error (if any) and the module after running `pipeline`: a failing run leaves its module too."""
+    with make_context():
+        module = ir.Module.parse(text)
+        try:
+            run(module, pipeline)
+            error = ""
+        except ir.MLIRError as failure:
+            error = f"error: {failure}\n"
+        return error + str(module)
+
+
 @functools.cache
 def imported_corpus() -> dict[str, str]:
     """The JAX corpus after jaxlib's C++ import pipeline: the input propagation passes expect."""

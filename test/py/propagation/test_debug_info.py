@@ -15,8 +15,8 @@ pysdy orders them by source, and the comparison puts jaxlib's in that order.
 Left out because jaxlib's C++ is undefined there: with origins on, an axis
 whose source has no recorded origin (reached through a sharding group or an
 op's own pre-existing sharding) prints garbage such as `": 0"` in jaxlib or
-crashes it, and ops erased as dead after gaining a sharding crash jaxlib.
-pysdy's origins through sharding
+crashes it; ops erased as dead after gaining a sharding, and factors left out
+of a projection after a factor with overflow axes, crash jaxlib. pysdy's origins through sharding
 groups are checked against expectations worked out by hand; an op's own
 pre-existing sharding is no origin, so what it passes on has none.
 """
@@ -29,9 +29,15 @@ import pytest
 from jaxlib.mlir import ir, passmanager
 
 from jax_corpus import corpus, program_names
-from propagation_oracle import cpp_output, first_difference, imported_corpus
+from propagation_oracle import (
+    cpp_output,
+    first_difference,
+    imported_corpus,
+    outcome,
+    run_cpp,
+    run_pysdy,
+)
 from pysdy.dialects.context import make_context
-from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 
 PASSES = [
     "sdy-basic-propagate",
@@ -283,32 +289,12 @@ func.func private @f(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {{
 }}"""
 
 
-def _cpp(module: ir.Module, pipeline: str) -> None:
-    passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
-
-
-def _pysdy(module: ir.Module, pipeline: str) -> None:
-    run_pipeline(module, parse_pipeline(pipeline))
-
-
-def outcome(run, text: str, pipeline: str) -> str:
-    """The error (if any) and the module after running `pipeline`: a failing run leaves its module too."""
-    with make_context():
-        module = ir.Module.parse(text)
-        try:
-            run(module, pipeline)
-            error = ""
-        except ir.MLIRError as failure:
-            error = f"error: {failure}\n"
-        return error + str(module)
-
-
 @functools.cache
 def imported(text: str) -> str:
     """`text` after jaxlib's import pipeline."""
     with make_context():
         module = ir.Module.parse(text)
-        _cpp(module, "sdy-import-pipeline")
+        run_cpp(module, "sdy-import-pipeline")
         return str(module)
 
 
@@ -336,8 +322,8 @@ def with_edge_sources_in_order(text: str) -> str:
 
 
 def assert_matches_cpp(text: str, pipeline: str) -> None:
-    expected = with_edge_sources_in_order(outcome(_cpp, text, pipeline))
-    actual = outcome(_pysdy, text, pipeline)
+    expected = with_edge_sources_in_order(outcome(run_cpp, text, pipeline))
+    actual = outcome(run_pysdy, text, pipeline)
     assert actual == expected, first_difference(expected, actual)
 
 
@@ -350,14 +336,14 @@ def test_hand_written(case, pass_, option):
 
 def test_verifier_rejects_edges_with_several_sources():
     """The one case where jaxlib fails: pysdy records the same edge and fails with the same message."""
-    error = outcome(_pysdy, hand_written("while_loop"), f"sdy-basic-propagate{{{EDGES}}}").splitlines()[:2]
+    error = outcome(run_pysdy, hand_written("while_loop"), f"sdy-basic-propagate{{{EDGES}}}").splitlines()[:2]
     assert error[1].endswith("'sdy.data_flow_edge' op expected a value ref to have an operand index in range [0, 1), got: 1")
 
 
 def test_both_options_off_add_nothing():
     text = hand_written("constraints_and_results")
-    assert outcome(_pysdy, text, "sdy-basic-propagate") == outcome(_cpp, text, "sdy-basic-propagate")
-    assert "sdy.sharding_origin" not in outcome(_pysdy, text, "sdy-basic-propagate")
+    assert outcome(run_pysdy, text, "sdy-basic-propagate") == outcome(run_cpp, text, "sdy-basic-propagate")
+    assert "sdy.sharding_origin" not in outcome(run_pysdy, text, "sdy-basic-propagate")
 
 
 @pytest.mark.parametrize("option", OPTIONS)
@@ -368,6 +354,22 @@ def test_corpus(program, pass_, option):
     if "sdy.sharding_group" in text and option != "edges":
         pytest.skip("jaxlib prints garbage origins or crashes on sharding groups (see above)")
     assert_matches_cpp(text, f"{pass_}{{{OPTIONS[option]}}}")
+
+
+# "y"=4 on 216 = 6x12x3: the factor of size 6 takes "y":(1)2 with "y":(2)2 overflowing, so the factor of
+# size 3 is not projected; jaxlib looks it up anyway and crashes.
+FACTOR_AFTER_OVERFLOW = """sdy.mesh @mesh = <["y"=4]>
+func.func @main(%arg0: tensor<6x12x3xf32>) -> (tensor<216xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y", ?}]>}) {
+  %0 = stablehlo.reshape %arg0 : (tensor<6x12x3xf32>) -> tensor<216xf32>
+  return %0 : tensor<216xf32>
+}"""
+
+
+@pytest.mark.parametrize("pass_", PASSES)
+def test_factor_after_overflow_axes_records_what_reached_the_operand(pass_):
+    output = outcome(run_pysdy, FACTOR_AFTER_OVERFLOW, f"{pass_}{{{OPTIONS['both']}}}")
+    assert '%arg0: tensor<6x12x3xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y":(1)2, ?}, {?}, {?}]>, sdy.sharding_origins = {"y:(1)2" = "output: 0"}}' in output
+    assert 'stablehlo.reshape %arg0 {sdy.propagation_edges = #sdy.propagation_edges<[{step-1 = [{"y":(1)2 = result-0 -> [operand-0]}]}]>' in output
 
 
 # Modules that already carry debug info (from an earlier pass): steps are numbered on
@@ -494,7 +496,7 @@ def test_groups_edges_match_cpp(case, pass_):
 
 @pytest.mark.parametrize("pass_", PASSES)
 def test_synced_argument_takes_the_origin_of_its_group_mate(pass_):
-    output = outcome(_pysdy, grouped("synced_arguments"), f"{pass_}{{{ORIGINS}}}")
+    output = outcome(run_pysdy, grouped("synced_arguments"), f"{pass_}{{{ORIGINS}}}")
     # %arg1 is no user sharding of its own: its "x" is %arg0's, "input: 0", and so are its uses'.
     assert '%arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>, sdy.sharding_origins = {x = "input: 0"}}' in output
     assert 'stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>, sdy.sharding_origins = [{x = "input: 0"}]}' in output
@@ -502,14 +504,14 @@ def test_synced_argument_takes_the_origin_of_its_group_mate(pass_):
 
 @pytest.mark.parametrize("pass_", PASSES)
 def test_member_synced_in_propagation_takes_the_origin(pass_):
-    output = outcome(_pysdy, grouped("synced_in_propagation"), f"{pass_}{{{ORIGINS}}}")
+    output = outcome(run_pysdy, grouped("synced_in_propagation"), f"{pass_}{{{ORIGINS}}}")
     assert 'stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>, sdy.sharding_origins = [{x = "input: 0"}]}' in output
     assert 'stablehlo.multiply %1, %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>, sdy.sharding_origins = [{x = "input: 0"}]}' in output
     assert '%arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}, {?}]>, sdy.sharding_origins = {x = "input: 0"}}' in output
 
 
 def test_constraints_the_group_sync_inserts_are_no_origins():
-    output = outcome(_pysdy, grouped("conflicting_members"), f"sdy-basic-propagate{{{ORIGINS}}}")
+    output = outcome(run_pysdy, grouped("conflicting_members"), f"sdy-basic-propagate{{{ORIGINS}}}")
     assert output.count("sdy.sharding_constraint") == 2
     assert "sdy.sharding_origin_name" not in output
     assert 'sdy.sharding_origins = {x = "self"}}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>, sdy.sharding_origins = {y = "self"}}' in output
