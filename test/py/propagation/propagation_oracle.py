@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from jaxlib.mlir import ir, passmanager
 
@@ -43,6 +46,22 @@ def outcome(run, text: str, pipeline: str) -> str:
         except ir.MLIRError as failure:
             error = f"error: {failure}\n"
         return error + str(module)
+
+
+_worker: ProcessPoolExecutor | None = None
+
+
+def cpp_outcome_unless_it_crashes(text: str, pipeline: str) -> str | None:
+    """jaxlib's outcome, run in a worker process; None if jaxlib crashed, as it does where its C++ is
+    undefined (e.g. debug info on ops it erased). The worker is started again after a crash."""
+    global _worker
+    if _worker is None:
+        _worker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        return _worker.submit(outcome, run_cpp, text, pipeline).result()
+    except BrokenProcessPool:
+        _worker = None
+        return None
 
 
 @functools.cache

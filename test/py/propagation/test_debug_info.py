@@ -1,8 +1,8 @@
 """The propagation passes' debug options record exactly what jaxlib's C++ records.
 
 `debug-sharding-origins` and `debug-propagation-edge-sharding` (alone and
-together) on every propagation pass, over hand-written modules and the JAX
-corpus, all after jaxlib's import pipeline; then the
+together) on every propagation pass, over hand-written modules, the JAX
+corpus and random modules, all after jaxlib's import pipeline; then the
 export side sinking what was recorded. Where jaxlib's verifier rejects the
 recorded edges (a `sdy.data_flow_edge` with several sources gets an
 `operand-1` it does not have), pysdy must fail with the same error and
@@ -16,9 +16,12 @@ Left out because jaxlib's C++ is undefined there: with origins on, an axis
 whose source has no recorded origin (reached through a sharding group or an
 op's own pre-existing sharding) prints garbage such as `": 0"` in jaxlib or
 crashes it; ops erased as dead after gaining a sharding, and factors left out
-of a projection after a factor with overflow axes, crash jaxlib. pysdy's origins through sharding
-groups are checked against expectations worked out by hand; an op's own
-pre-existing sharding is no origin, so what it passes on has none.
+of a projection after a factor with overflow axes, crash jaxlib. Random
+modules here have no dead values, and jaxlib runs them in a worker process:
+where it crashes, pysdy must still run. pysdy's origins through sharding
+groups and after overflow axes are checked against expectations worked out
+by hand; an op's own pre-existing sharding is no origin, so what it passes
+on has none.
 """
 
 import functools
@@ -26,10 +29,12 @@ import itertools
 import re
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
 from jaxlib.mlir import ir, passmanager
 
 from jax_corpus import corpus, program_names
 from propagation_oracle import (
+    cpp_outcome_unless_it_crashes,
     cpp_output,
     first_difference,
     imported_corpus,
@@ -37,6 +42,7 @@ from propagation_oracle import (
     run_cpp,
     run_pysdy,
 )
+from random_modules import modules
 from pysdy.dialects.context import make_context
 
 PASSES = [
@@ -445,6 +451,45 @@ def test_corpus_after_jaxlib_import_in_debug_mode(program):
     _check_after_jaxlib_import_in_debug_mode(program)
 
 
+def _check_random_module(text: str, pass_: str) -> None:
+    """Both options on a random module after jaxlib's import; only edges where groups make jaxlib's origins
+    garbage. Where jaxlib crashes (a factor after one with overflow axes), pysdy must still run."""
+    module = cpp_output(text, "sdy-import-pipeline")
+    pipeline = f"{pass_}{{{OPTIONS['edges'] if 'sdy.sharding_group' in module else OPTIONS['both']}}}"
+    actual = outcome(run_pysdy, module, pipeline)
+    expected = cpp_outcome_unless_it_crashes(module, pipeline)
+    if expected is not None:
+        expected = with_edge_sources_in_order(expected)
+        assert actual == expected, first_difference(expected, actual)
+
+
+def _random_settings(max_examples: int, phases: tuple[Phase, ...]) -> settings:
+    return settings(
+        max_examples=max_examples,
+        phases=phases,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+# Modules without dead values: jaxlib crashes when an op it erases as dead had gained a sharding.
+@pytest.mark.parametrize("pass_", PASSES)
+@_random_settings(40, (Phase.explicit, Phase.generate))
+@given(text=modules(no_dead_values=True))
+def test_random_modules(pass_, text):
+    _check_random_module(text, pass_)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pass_", PASSES)
+@_random_settings(1000, tuple(Phase))
+@given(text=modules(no_dead_values=True))
+def test_random_modules_many(pass_, text):
+    _check_random_module(text, pass_)
+
+
 # Sharding groups. jaxlib reads origins before syncing the groups and records none for what a group
 # gives its members, then prints garbage or crashes; pysdy's origins there follow its own rule (a member
 # takes the origins of the member the axes came from), so these expectations are worked out by hand.
@@ -525,9 +570,10 @@ EXPORTS = {
 
 
 @pytest.mark.parametrize("export", EXPORTS)
-@pytest.mark.parametrize(
-    "program", ["shard_map_psum", "shard_map_inside_jit_mixed", "cond_branches", "mlp_grad", "scan_over_layers"]
-)
+@pytest.mark.parametrize("program", program_names())
 def test_export_sinks_recorded_info(program, export):
     """What propagation recorded on data-flow edges moves to their owners as jaxlib moves it."""
-    assert_matches_cpp(imported_corpus()[program], f"{PROPAGATE_WITH_DEBUG_INFO},{EXPORTS[export]}")
+    text = imported_corpus()[program]
+    if "sdy.sharding_group" in text:
+        pytest.skip("jaxlib prints garbage origins or crashes on sharding groups (see above)")
+    assert_matches_cpp(text, f"{PROPAGATE_WITH_DEBUG_INFO},{EXPORTS[export]}")
