@@ -69,8 +69,8 @@ class UserShardings:
     syncs sharding groups first): constraints (`constraint_k`), manual computation inputs and outputs
     (`mc_k_input: i`, `mc_k_output: i`), function inputs and outputs (`input: i`, `output: i`).
 
-    `origins` lists, in Shardy's order, values and the origin of each axis of a sharding (None: the
-    value's own); an axis keeps the first origin it is given. `names` are the ops' origin names.
+    `origins` lists, in Shardy's order, (value, origin, sharding): each axis of the sharding has that
+    origin on the value, unless an earlier entry gave it one. `names` are the ops' origin names.
     """
 
     origins: tuple[tuple[ir.Value, str, TensorSharding], ...]
@@ -161,7 +161,9 @@ class PropagationDebugInfo:
         for members in self.graph.groups.values():
             for slot_id in members:
                 sharding = self.graph.slots[slot_id].sharding
-                for axis in [] if sharding is None else [axis for dim in sharding.dims for axis in dim.axes]:
+                if sharding is None:
+                    continue
+                for axis in (axis for dim in sharding.dims for axis in dim.axes):
                     origin = next((self.origins[m][axis] for m in members if axis in self.origins.get(m, {})), None)
                     if origin is not None:
                         self.origins.setdefault(slot_id, {}).setdefault(axis, origin)
@@ -361,7 +363,8 @@ def _source_of(new_axes: list[AxisRef], factor: int, old: ShardingProjection) ->
 
 def _origin_of(origins: dict[AxisRef, str], axis: AxisRef) -> str | None:
     """The origin of `axis` in a source's origins, or of the first axis containing it or contained in it
-    (a reshape splits and merges axes)."""
+    (a reshape splits and merges axes). When several such axes have different origins, jaxlib takes the
+    first in hash order, which changes from run to run; pysdy the first recorded."""
     origin = origins.get(axis)
     if origin is not None:
         return origin
