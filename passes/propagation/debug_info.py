@@ -270,8 +270,9 @@ class PropagationDebugInfo:
         for node_id, attrs in per_result.items():
             op = graph.nodes[node_id].op
             # Other results keep the origins the op already had.
-            if SHARDING_ORIGINS in op.attributes:
-                entries = list(ir.ArrayAttr(op.attributes[SHARDING_ORIGINS]))
+            existing = op.attributes[SHARDING_ORIGINS] if SHARDING_ORIGINS in op.attributes else None
+            if isinstance(existing, ir.ArrayAttr) and len(existing) == len(op.results):
+                entries = list(existing)
             else:
                 entries = [ir.DictAttr.get({}) for _ in op.results]
             for index, attr in attrs.items():
@@ -411,7 +412,9 @@ def _name_self(op: ir.Operation | None, own_origin: str | None) -> None:
 
 
 def _with_self(origins: ir.Attribute, own_origin: str | None) -> ir.Attribute:
-    entries = {named.name: named.attr for named in ir.DictAttr(origins)}
+    if not isinstance(origins, ir.DictAttr):
+        return origins
+    entries = {named.name: named.attr for named in origins}
     for axis, origin in entries.items():
         if isinstance(origin, ir.StringAttr) and origin.value == own_origin:
             entries[axis] = ir.StringAttr.get("self")
