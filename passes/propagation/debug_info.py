@@ -271,11 +271,9 @@ class PropagationDebugInfo:
             op = graph.nodes[node_id].op
             # Other results keep the origins the op already had.
             existing = op.attributes[SHARDING_ORIGINS] if SHARDING_ORIGINS in op.attributes else None
-            if isinstance(existing, ir.ArrayAttr) and len(existing) == len(op.results):
-                entries = list(existing)
-            else:
-                entries = [ir.DictAttr.get({}) for _ in op.results]
+            entries = list(existing) if isinstance(existing, ir.ArrayAttr) else [ir.DictAttr.get({}) for _ in op.results]
             for index, attr in attrs.items():
+                entries += [ir.DictAttr.get({})] * (index + 1 - len(entries))
                 entries[index] = attr
             op.attributes[SHARDING_ORIGINS] = ir.ArrayAttr.get(entries)
         for func_id, attrs in func_args.items():

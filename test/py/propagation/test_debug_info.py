@@ -404,6 +404,15 @@ func.func @main(%arg0: tensor<8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a
   %1 = sdy.sharding_constraint %arg2 <@mesh, [{{}}]> {{sdy.sharding_origins = {{a = "constraint_0", b = "constraint_1"}}}} : tensor<8xf32>
   return %0#0, %0#1, %1 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }}""",
+    # Not what a pass writes: an argument's array (replaced), a constraint's string (kept), an op's array
+    # shorter than its results (entries set where they are).
+    "malformed_origins": f"""{MESH}
+func.func @main(%arg0: tensor<8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"a"}}]>, sdy.sharding_origins = [1, 2]}}, %arg1: tensor<8xf32>)
+    -> (tensor<8xf32>, tensor<8xf32>) {{
+  %0:2 = stablehlo.custom_call @foo(%arg0, %arg1) {{sdy.sharding_rule = #sdy.op_sharding_rule<([i], [j])->([i], [j]) {{i=8, j=8}}, custom>, sdy.sharding_origins = [{{b = "input: 2"}}]}} : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  %1 = sdy.sharding_constraint %arg1 <@mesh, [{{}}]> {{sdy.sharding_origins = "abc"}} : tensor<8xf32>
+  return %0#0, %1 : tensor<8xf32>, tensor<8xf32>
+}}""",
 }
 
 
