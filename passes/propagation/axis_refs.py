@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import enum
 import math
+import sys
 from typing import Optional, Sequence
 
 from pysdy.dialects.sdy import AxisRef, Mesh, SubAxisInfo
@@ -26,6 +27,14 @@ def pre_size(ref: AxisRef) -> int:
 
 def next_pre_size_or_full_size(ref: AxisRef, mesh: Mesh) -> int:
     return ref.sub_axis.next_pre_size if ref.sub_axis is not None else ref.size(mesh)
+
+
+def sort_key(ref: AxisRef) -> tuple[str, int, int]:
+    """Shardy's `AxisRefAttr::operator<`: by name; of one axis, sub-axes by (pre-size, size),
+    the full axis after its sub-axes of pre-size 1 and before the others."""
+    if ref.sub_axis is None:
+        return (ref.name, 1, sys.maxsize)
+    return (ref.name, ref.sub_axis.pre_size, ref.sub_axis.size)
 
 
 def contains(ref: AxisRef, other: AxisRef) -> bool:

@@ -7,7 +7,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.passes.common.save_module import save_module
-from pysdy.passes.propagation.debug_info import PropagationDebugInfo
+from pysdy.passes.propagation.debug_info import PropagationDebugInfo, UserShardings
 from pysdy.passes.propagation.driver import DirectionFunction, PropagationDriver, propagate_any
 from pysdy.passes.propagation.factor_propagation import BasicFactorPropagation
 from pysdy.passes.propagation.sharding_graph import ShardingGraph
@@ -36,11 +36,10 @@ class BasicPropagationPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         check_static_shapes(op)
+        user_shardings = UserShardings.read(op) if self.debug_sharding_origins else None
         sync_group_member_shardings(op)
         graph = ShardingGraph(op, self.conservative_propagation)
-        debug_info = PropagationDebugInfo.attach(
-            graph, self.debug_sharding_origins, self.debug_propagation_edge_sharding
-        )
+        debug_info = PropagationDebugInfo.attach(graph, user_shardings, self.debug_propagation_edge_sharding)
         self.propagate(graph, propagate_any)
         graph.write_back(self.keep_sharding_rules)
         if debug_info is not None:

@@ -4,10 +4,17 @@ With `debug-sharding-origins`, every value that gained axes records, per axis,
 the user sharding it came from: a function input or output (`input: i`,
 `output: i`), a sharding constraint (`constraint_k`) or a manual computation
 input or output (`mc_k_input: i`, `mc_k_output: i`); a sharding's own axes
-read `self`. With `debug-propagation-edge-sharding`, every op records, per
+read `self`. Axes a sharding group gives its members take the origin they have
+in the member that brought them (jaxlib records none, and then prints garbage
+or crashes). With `debug-propagation-edge-sharding`, every op records, per
 propagation step that changed it, which operand or result brought each new
-axis to which of its operands and results. As Shardy, the edges of function
-results are all kept on result 0.
+axis to which of its operands and results, one entry per axis and source. As
+Shardy, the edges of function results are all kept on result 0.
+
+Debug info already on the module (an earlier pass's) is kept where nothing
+new is recorded, as jaxlib keeps it: steps are numbered on from the last step
+an op records, an op's or value's new info replaces its old, other results
+keep theirs, and origins naming their own value read `self`.
 
 The recording follows the propagation: `record` is called by the driver after
 each step that changed a sharding, and `write` puts everything on the IR once
@@ -17,6 +24,7 @@ propagation is over. Nothing here runs when both options are off.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from jaxlib.mlir import ir
 
@@ -24,6 +32,7 @@ from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding, TensorShardingPerV
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.data_flow import MANUAL_COMPUTATION, edge_user
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.propagation import axis_refs
 from pysdy.passes.propagation.op_step import propagated_projection
 from pysdy.passes.propagation.sharding_graph import Node, ShardingGraph, SlotKind
@@ -37,6 +46,8 @@ DATA_FLOW_EDGE = "sdy.data_flow_edge"
 
 OPERAND, RESULT = 0, 1  # the kinds of an edge's ends, in Shardy's order
 _KIND_NAMES = ("operand", "result")
+
+_STEP_INDEX = re.compile(r"\{step-(\d+) = ")
 
 # One end of a propagation edge: (OPERAND or RESULT, index in the step's operands or results).
 EdgeEnd = tuple[int, int]
@@ -52,80 +63,110 @@ class PropagationEdge:
 AxisEdges = dict[AxisRef, list[PropagationEdge]]
 
 
+@dataclasses.dataclass(frozen=True)
+class UserShardings:
+    """The user shardings origins are named after, as written before the pass changes any sharding (it
+    syncs sharding groups first): constraints (`constraint_k`), manual computation inputs and outputs
+    (`mc_k_input: i`, `mc_k_output: i`), function inputs and outputs (`input: i`, `output: i`).
+
+    `origins` lists, in Shardy's order, (value, origin, sharding): each axis of the sharding has that
+    origin on the value, unless an earlier entry gave it one. `names` are the ops' origin names.
+    """
+
+    origins: tuple[tuple[ir.Value, str, TensorSharding], ...]
+    names: tuple[tuple[ir.Operation, str], ...]
+
+    @classmethod
+    def read(cls, module: ir.Operation) -> UserShardings:
+        origins: list[tuple[ir.Value, str, TensorSharding]] = []
+        names: list[tuple[ir.Operation, str]] = []
+
+        def add(value: ir.Value | None, origin: str, sharding: TensorSharding | None = None) -> None:
+            if value is not None:
+                sharding = get_sharding(value) if sharding is None else sharding
+                if sharding is not None:
+                    origins.append((value, origin, sharding))
+
+        for number, op in enumerate(nested_ops(module, name=CONSTRAINT)):
+            name = f"constraint_{number}"
+            names.append((op, name))
+            add(op.results[0], name)
+            add(op.operands[0], name)
+        for number, op in enumerate(nested_ops(module, name=MANUAL_COMPUTATION)):
+            name = f"mc_{number}"
+            names.append((op, name))
+            in_shardings = TensorShardingPerValue.from_attr(op.attributes["in_shardings"]).shardings
+            for index, (argument, sharding) in enumerate(zip(op.regions[0].blocks[0].arguments, in_shardings)):
+                add(_edge_result(argument), f"{name}_input: {index}", sharding)
+                add(op.operands[index], f"{name}_input: {index}")
+            out_shardings = TensorShardingPerValue.from_attr(op.attributes["out_shardings"]).shardings
+            for index, (result, sharding) in enumerate(zip(op.results, out_shardings)):
+                add(_edge_result(result), f"{name}_output: {index}", sharding)
+        for op in module.regions[0].blocks[0].operations:
+            func = op.operation
+            if func.name != "func.func":
+                continue
+            for argument in func.regions[0].blocks[0].arguments:
+                add(argument, f"input: {argument.arg_number}")
+            returned = _terminator(func).operands
+            for index, sharding in enumerate(func_attrs.result_shardings(func)):
+                add(returned[index], f"output: {index}", sharding)
+        return cls(tuple(origins), tuple(names))
+
+
 class PropagationDebugInfo:
     """What one propagation pass records for its debug options, from the graph's first step to its last."""
 
-    def __init__(self, graph: ShardingGraph, sharding_origins: bool, propagation_edges: bool):
+    def __init__(self, graph: ShardingGraph, user_shardings: UserShardings | None, propagation_edges: bool):
         self.graph = graph
-        self.sharding_origins = sharding_origins
+        self.sharding_origins = user_shardings is not None
         self.propagation_edges = propagation_edges
-        self.step = 0
+        self.step = _first_free_step(graph.module) if propagation_edges else 0
         # Slot -> axis -> origin name; function results are keyed by the slot of the returned value.
         self.origins: dict[int, dict[AxisRef, str]] = {}
         self.op_edges: dict[int, AxisEdges] = {}  # node -> the edges of its steps
         self.func_result_edges: dict[int, AxisEdges] = {}  # func node -> the edges of all its result steps
         self.origin_names: dict[int, str] = {}  # constraint / manual computation node -> its origin name
         self._returned_slot = {result: returned for f in graph.funcs for result, returned in zip(f.results, f.returned)}
-        if sharding_origins:
-            self._read_user_shardings()
+        if user_shardings is not None:
+            self.origin_names = {graph.node_of(op): name for op, name in user_shardings.names}
+            for value, origin, sharding in user_shardings.origins:
+                self._add_origins(graph.slot(value), origin, sharding)
+            self._share_origins_in_groups()
 
     @classmethod
-    def attach(cls, graph: ShardingGraph, sharding_origins: bool, propagation_edges: bool) -> PropagationDebugInfo | None:
-        """Starts recording on `graph` if an option is on."""
-        if not (sharding_origins or propagation_edges):
+    def attach(
+        cls, graph: ShardingGraph, user_shardings: UserShardings | None, propagation_edges: bool
+    ) -> PropagationDebugInfo | None:
+        """Starts recording on `graph` if an option is on (origins: `user_shardings` given)."""
+        if user_shardings is None and not propagation_edges:
             return None
-        graph.debug_info = cls(graph, sharding_origins, propagation_edges)
+        graph.debug_info = cls(graph, user_shardings, propagation_edges)
         return graph.debug_info
 
     # ------------------------------------------------------------------
     # The user shardings everything comes from
     # ------------------------------------------------------------------
 
-    def _read_user_shardings(self) -> None:
-        """Shardy's initial origins; an axis keeps the first origin given to it, in this order."""
-        graph = self.graph
-        for number, op in enumerate(nested_ops(graph.module, name=CONSTRAINT)):
-            node = graph.nodes[graph.node_of(op)]
-            name = f"constraint_{number}"
-            self.origin_names[graph.node_of(op)] = name
-            self._add_origins(node.results[0], name)
-            self._add_origins(node.operands[0], name)
-        for number, op in enumerate(nested_ops(graph.module, name=MANUAL_COMPUTATION)):
-            name = f"mc_{number}"
-            self.origin_names[graph.node_of(op)] = name
-            in_shardings = TensorShardingPerValue.from_attr(op.attributes["in_shardings"]).shardings
-            for index, (argument, sharding) in enumerate(zip(op.regions[0].blocks[0].arguments, in_shardings)):
-                origin = f"{name}_input: {index}"
-                self._add_origins(self._edge_slot(argument), origin, sharding)
-                self._add_origins(graph.slot(op.operands[index]), origin)
-            out_shardings = TensorShardingPerValue.from_attr(op.attributes["out_shardings"]).shardings
-            for index, (result, sharding) in enumerate(zip(op.results, out_shardings)):
-                self._add_origins(self._edge_slot(result), f"{name}_output: {index}", sharding)
-        for op in graph.module.regions[0].blocks[0].operations:
-            func = op.operation
-            if func.name != "func.func":
-                continue
-            for argument in func.regions[0].blocks[0].arguments:
-                self._add_origins(graph.slot(argument), f"input: {argument.arg_number}")
-            returned = _terminator(func).operands
-            for index, sharding in enumerate(func_attrs.result_shardings(func)):
-                self._add_origins(graph.slot(returned[index]), f"output: {index}", sharding)
-
-    def _edge_slot(self, owner: ir.Value) -> int | None:
-        edge = edge_user(owner)
-        return None if edge is None else self.graph.slot(edge.results[0])
-
-    def _add_origins(self, slot_id: int | None, origin: str, sharding: TensorSharding | None = None) -> None:
-        """Gives each axis of `sharding` (by default the slot's own) `origin`, unless it has one."""
+    def _add_origins(self, slot_id: int | None, origin: str, sharding: TensorSharding) -> None:
+        """Gives each axis of `sharding` `origin`, unless it has one."""
         if slot_id is None:
-            return
-        if sharding is None:
-            sharding = self.graph.slots[slot_id].sharding
-        if sharding is None:
             return
         for dim in sharding.dims:
             for axis in dim.axes:
                 self.origins.setdefault(slot_id, {}).setdefault(axis, origin)
+
+    def _share_origins_in_groups(self) -> None:
+        """A member's axes without an origin take the origin of the first member having one for them."""
+        for members in self.graph.groups.values():
+            for slot_id in members:
+                sharding = self.graph.slots[slot_id].sharding
+                if sharding is None:
+                    continue
+                for axis in (axis for dim in sharding.dims for axis in dim.axes):
+                    origin = next((self.origins[m][axis] for m in members if axis in self.origins.get(m, {})), None)
+                    if origin is not None:
+                        self.origins.setdefault(slot_id, {}).setdefault(axis, origin)
 
     # ------------------------------------------------------------------
     # Recording a step
@@ -176,12 +217,15 @@ class PropagationDebugInfo:
         return self._returned_slot.get(slot_id, slot_id)
 
     def _record_origin(self, target: int | None, axis: AxisRef, source: int | None) -> None:
-        target, source = self._canonical(target), self._canonical(source)
+        """`target` (and the other members of its sharding group, which it synced) took `axis` from `source`."""
         if target is None or source is None:
             return
-        origin = _origin_of(self.origins.get(source, {}), axis)
-        if origin is not None:
-            self.origins.setdefault(target, {}).setdefault(axis, origin)
+        origin = _origin_of(self.origins.get(self._canonical(source), {}), axis)
+        if origin is None:
+            return
+        group = self.graph.slots[target].group
+        for slot_id in [target] + ([] if group is None else self.graph.groups[group]):
+            self.origins.setdefault(self._canonical(slot_id), {}).setdefault(axis, origin)
 
     # ------------------------------------------------------------------
     # Writing
@@ -208,47 +252,41 @@ class PropagationDebugInfo:
             owner = graph.nodes[slot.owner]
             if owner.erased:
                 continue
+            attr = _origins_attr(origins)
             if slot.kind is SlotKind.FUNC_ARG:
                 value = owner.op.regions[0].blocks[0].arguments[slot.index]
                 func_id = slot.owner
-                func_args.setdefault(func_id, {})[slot.index] = _origins_attr(origins, f"input: {slot.index}")
+                func_args.setdefault(func_id, {})[slot.index] = attr
             else:
                 value = owner.op.results[slot.index]
                 func_id = self._enclosing_func(slot.owner)
-                if owner.name == CONSTRAINT:
-                    owner.op.attributes[SHARDING_ORIGINS] = _origins_attr(origins, self.origin_names[slot.owner])
-                elif owner.name == DATA_FLOW_EDGE:
-                    owner.op.attributes[SHARDING_ORIGINS] = _origins_attr(origins, self._manual_self_name(owner))
+                if owner.name in (CONSTRAINT, DATA_FLOW_EDGE):
+                    owner.op.attributes[SHARDING_ORIGINS] = attr
                 else:
-                    per_result.setdefault(slot.owner, {})[slot.index] = _origins_attr(origins, None)
+                    per_result.setdefault(slot.owner, {})[slot.index] = attr
             returned_as = _first_return_of(value, graph.nodes[func_id].op)
             if returned_as is not None:
-                func_results.setdefault(func_id, {})[returned_as] = _origins_attr(origins, f"output: {returned_as}")
+                func_results.setdefault(func_id, {})[returned_as] = attr
         for node_id, attrs in per_result.items():
             op = graph.nodes[node_id].op
-            empty = ir.DictAttr.get({})
-            op.attributes[SHARDING_ORIGINS] = ir.ArrayAttr.get([attrs.get(i, empty) for i in range(len(op.results))])
+            # Other results keep the origins the op already had.
+            existing = op.attributes[SHARDING_ORIGINS] if SHARDING_ORIGINS in op.attributes else None
+            entries = list(existing) if isinstance(existing, ir.ArrayAttr) else [ir.DictAttr.get({}) for _ in op.results]
+            for index, attr in attrs.items():
+                entries += [ir.DictAttr.get({})] * (index + 1 - len(entries))
+                entries[index] = attr
+            op.attributes[SHARDING_ORIGINS] = ir.ArrayAttr.get(entries)
         for func_id, attrs in func_args.items():
             func_attrs.set_arg_attrs(graph.nodes[func_id].op, attrs, SHARDING_ORIGINS)
         for func_id, attrs in func_results.items():
             func_attrs.set_result_attrs(graph.nodes[func_id].op, attrs, SHARDING_ORIGINS)
+        _own_origins_read_self(graph.module)
 
     def _enclosing_func(self, node_id: int) -> int:
         nodes = self.graph.nodes
         while nodes[node_id].name != "func.func":
             node_id = nodes[node_id].parent
         return node_id
-
-    def _manual_self_name(self, edge: Node) -> str | None:
-        """The origin a data-flow edge of a manual computation calls `self`: its own input or output."""
-        owner_value = edge.op.operands[0]
-        if isinstance(owner_value, ir.BlockArgument):
-            owner, kind, index = edge.parent, "input", owner_value.arg_number
-        else:
-            owner, kind, index = edge.operand_producers[0], "output", owner_value.result_number
-        if self.graph.nodes[owner].name != MANUAL_COMPUTATION:
-            return None
-        return f"{self.origin_names[owner]}_{kind}: {index}"
 
     def _write_edges(self) -> None:
         graph = self.graph
@@ -280,6 +318,9 @@ def _new_axes(
     for dim_factors in mapping:
         previous: AxisRef | None = None
         for factor in dim_factors:
+            if factor not in old_tensor.factor_index_to_sharding:
+                # Not projected: it follows a factor with overflow axes. (jaxlib crashes here.)
+                continue
             old_axes = old_tensor.factor_index_to_sharding[factor].axis_refs
             new_axes = new_tensor.factor_index_to_sharding[factor].axis_refs
             if old_axes == new_axes:
@@ -321,7 +362,8 @@ def _source_of(new_axes: list[AxisRef], factor: int, old: ShardingProjection) ->
 
 def _origin_of(origins: dict[AxisRef, str], axis: AxisRef) -> str | None:
     """The origin of `axis` in a source's origins, or of the first axis containing it or contained in it
-    (a reshape splits and merges axes)."""
+    (a reshape splits and merges axes). When several such axes have different origins, jaxlib takes the
+    first in hash order, which changes from run to run; pysdy the first recorded."""
     origin = origins.get(axis)
     if origin is not None:
         return origin
@@ -331,37 +373,92 @@ def _origin_of(origins: dict[AxisRef, str], axis: AxisRef) -> str | None:
     return None
 
 
-def _origins_attr(origins: dict[AxisRef, str], self_name: str | None) -> ir.Attribute:
-    """`{axis = "origin"}`, the origin named `self_name` written `self`."""
-    return ir.DictAttr.get(
-        {
-            str(axis).replace('"', ""): ir.StringAttr.get("self" if origin == self_name else origin)
-            for axis, origin in origins.items()
-        }
-    )
+def _origins_attr(origins: dict[AxisRef, str]) -> ir.Attribute:
+    """`{axis = "origin"}`."""
+    return ir.DictAttr.get({str(axis).replace('"', ""): ir.StringAttr.get(origin) for axis, origin in origins.items()})
+
+
+def _own_origins_read_self(module: ir.Operation) -> None:
+    """Where a value's origins name the value itself (a constraint, a function input or output, a manual
+    computation's edge), they read `self`; as Shardy, also in origins the module had before the pass."""
+    for op in nested_ops(module, name=CONSTRAINT):
+        name = op.attributes[SHARDING_ORIGIN_NAME] if SHARDING_ORIGIN_NAME in op.attributes else None
+        _name_self(op, None if name is None else ir.StringAttr(name).value)
+    for op in module.regions[0].blocks[0].operations:
+        func = op.operation
+        if func.name != "func.func":
+            continue
+        arguments = {i: func_attrs.get_arg_attr(func, i, SHARDING_ORIGINS) for i in range(func_attrs.num_arguments(func))}
+        func_attrs.set_arg_attrs(
+            func, {i: _with_self(o, f"input: {i}") for i, o in arguments.items() if o is not None}, SHARDING_ORIGINS
+        )
+        results = {i: func_attrs.get_result_attr(func, i, SHARDING_ORIGINS) for i in range(func_attrs.num_results(func))}
+        func_attrs.set_result_attrs(
+            func, {i: _with_self(o, f"output: {i}") for i, o in results.items() if o is not None}, SHARDING_ORIGINS
+        )
+    for op in nested_ops(module, name=MANUAL_COMPUTATION):
+        name = ir.StringAttr(op.attributes[SHARDING_ORIGIN_NAME]).value
+        for argument in op.regions[0].blocks[0].arguments:
+            _name_self(edge_user(argument), f"{name}_input: {argument.arg_number}")
+        for result in op.results:
+            _name_self(edge_user(result), f"{name}_output: {result.result_number}")
+
+
+def _name_self(op: ir.Operation | None, own_origin: str | None) -> None:
+    if op is not None and SHARDING_ORIGINS in op.attributes:
+        op.attributes[SHARDING_ORIGINS] = _with_self(op.attributes[SHARDING_ORIGINS], own_origin)
+
+
+def _with_self(origins: ir.Attribute, own_origin: str | None) -> ir.Attribute:
+    if not isinstance(origins, ir.DictAttr):
+        return origins
+    entries = {named.name: named.attr for named in origins}
+    for axis, origin in entries.items():
+        if isinstance(origin, ir.StringAttr) and origin.value == own_origin:
+            entries[axis] = ir.StringAttr.get("self")
+    return ir.DictAttr.get(entries)
 
 
 def _edges_attr(edges: AxisEdges) -> ir.Attribute:
-    """`#sdy.propagation_edges`: per step, each axis's source and its targets (one source per axis and step)."""
-    per_step: dict[int, dict[AxisRef, tuple[EdgeEnd, set[EdgeEnd]]]] = {}
+    """`#sdy.propagation_edges`: per step, one entry per axis and source with the targets it reached.
+
+    Entries are ordered by axis (Shardy's axis order), then by source. When
+    one step brings an axis from several sources (to different targets),
+    jaxlib orders those entries by attribute address, differently from run
+    to run; pysdy orders them as it orders targets.
+    """
+    per_step: dict[int, dict[tuple[AxisRef, EdgeEnd], set[EdgeEnd]]] = {}
     for axis, axis_edges in edges.items():
         for edge in axis_edges:
-            source, targets = per_step.setdefault(edge.step, {}).setdefault(axis, (edge.source, set()))
-            if edge.source == source:
-                targets.add(edge.target)
+            per_step.setdefault(edge.step, {}).setdefault((axis, edge.source), set()).add(edge.target)
     steps = []
     for step in sorted(per_step):
-        entries = sorted(per_step[step].items(), key=lambda item: item[0].name)
+        entries = sorted(per_step[step].items(), key=lambda item: (axis_refs.sort_key(item[0][0]), item[0][1]))
         details = ", ".join(
             f"{{{axis} = {_end(source)} -> [{', '.join(_end(t) for t in sorted(targets))}]}}"
-            for axis, (source, targets) in entries
+            for (axis, source), targets in entries
         )
         steps.append(f"{{step-{step} = [{details}]}}")
     return ir.Attribute.parse(f"#sdy.propagation_edges<[{', '.join(steps)}]>")
 
 
+def _first_free_step(module: ir.Operation) -> int:
+    """The step after the last one any op of the module already records (an earlier pass's): as Shardy,
+    a pass numbers its steps on from there."""
+    last = -1
+    for op in nested_ops(module):
+        if PROPAGATION_EDGES in op.attributes:
+            last = max([last, *map(int, _STEP_INDEX.findall(str(op.attributes[PROPAGATION_EDGES])))])
+    return last + 1
+
+
 def _end(end: EdgeEnd) -> str:
     return f"{_KIND_NAMES[end[0]]}-{end[1]}"
+
+
+def _edge_result(owner: ir.Value) -> ir.Value | None:
+    edge = edge_user(owner)
+    return None if edge is None else edge.results[0]
 
 
 def _terminator(func: ir.Operation) -> ir.Operation:

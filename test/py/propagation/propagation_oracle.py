@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from jaxlib.mlir import ir, passmanager
 
@@ -23,6 +26,42 @@ def pysdy_output(text: str, pipeline: str) -> str:
         module = ir.Module.parse(text)
         run_pipeline(module, parse_pipeline(pipeline))
         return str(module)
+
+
+def run_cpp(module: ir.Module, pipeline: str) -> None:
+    passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
+
+
+def run_pysdy(module: ir.Module, pipeline: str) -> None:
+    run_pipeline(module, parse_pipeline(pipeline))
+
+
+def outcome(run, text: str, pipeline: str) -> str:
+    """The error (if any) and the module after running `pipeline`: a failing run leaves its module too."""
+    with make_context():
+        module = ir.Module.parse(text)
+        try:
+            run(module, pipeline)
+            error = ""
+        except ir.MLIRError as failure:
+            error = f"error: {failure}\n"
+        return error + str(module)
+
+
+_worker: ProcessPoolExecutor | None = None
+
+
+def cpp_outcome_unless_it_crashes(text: str, pipeline: str) -> str | None:
+    """jaxlib's outcome, run in a worker process; None if jaxlib crashed, as it does where its C++ is
+    undefined (e.g. debug info on ops it erased). The worker is started again after a crash."""
+    global _worker
+    if _worker is None:
+        _worker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        return _worker.submit(outcome, run_cpp, text, pipeline).result()
+    except BrokenProcessPool:
+        _worker = None
+        return None
 
 
 @functools.cache

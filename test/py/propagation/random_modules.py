@@ -8,7 +8,8 @@ and 3-25 ops forming a chain or a DAG, with random shardings on some
 arguments, results and `sdy.sharding_constraint`s. With `host_callbacks`, the
 module also has two maximal meshes (device ids, no axes), as JAX gives host
 callbacks: side-effecting custom calls on them, and some shardings on them.
-Shapes are computed, so every module parses and verifies.
+With `no_dead_values`, every value no op uses is returned, so propagation
+erases no op as dead. Shapes are computed, so every module parses and verifies.
 `python random_modules.py SEED` prints one.
 """
 
@@ -79,9 +80,10 @@ def tensor_type(shape: tuple[int, ...], element: str = "f32") -> str:
 class ModuleBuilder:
     """Builds one module's text while tracking every value's shape."""
 
-    def __init__(self, choices: Choices, host_callbacks: bool = False):
+    def __init__(self, choices: Choices, host_callbacks: bool = False, no_dead_values: bool = False):
         self.choices = choices
         self.host_callbacks = host_callbacks
+        self.no_dead_values = no_dead_values
         self.mesh = self.random_mesh()
         self.arguments: list[Value] = []
         self.values: list[Value] = []
@@ -331,7 +333,8 @@ class ModuleBuilder:
         results = [self.values[-1]] + [
             value
             for value in self.values[:-1]
-            if value not in self.arguments and (value.name not in self.used and self.choices.chance(70) or self.choices.chance(5))
+            if value not in self.arguments
+            and (value.name not in self.used and (self.no_dead_values or self.choices.chance(70)) or self.choices.chance(5))
         ]
         arguments = ", ".join(f"{a.name}: {tensor_type(a.shape)}{self.sharding_attribute(a.shape, 50)}" for a in self.arguments)
         result_types = ", ".join(f"{tensor_type(r.shape)}{self.sharding_attribute(r.shape, 30)}" for r in results)
@@ -359,15 +362,15 @@ class ModuleBuilder:
         return f" {{sdy.sharding = #sdy.sharding{self.random_sharding(shape)}}}"
 
 
-def random_module(seed: int, host_callbacks: bool = False) -> str:
+def random_module(seed: int, host_callbacks: bool = False, no_dead_values: bool = False) -> str:
     """The module for this seed: the plain-random twin of `modules()`."""
-    return ModuleBuilder(SeededChoices(seed), host_callbacks).build()
+    return ModuleBuilder(SeededChoices(seed), host_callbacks, no_dead_values).build()
 
 
 @st.composite
-def modules(draw, host_callbacks: bool = False) -> str:
+def modules(draw, host_callbacks: bool = False, no_dead_values: bool = False) -> str:
     """Hypothesis strategy of module texts."""
-    return ModuleBuilder(DrawnChoices(draw), host_callbacks).build()
+    return ModuleBuilder(DrawnChoices(draw), host_callbacks, no_dead_values).build()
 
 
 if __name__ == "__main__":
