@@ -2,6 +2,15 @@
 
 Importing jax itself is not needed (and costs about a second), so the context
 is assembled from jaxlib's registration hooks directly.
+
+Every pysdy context runs with MLIR's multithreading off. MLIR verifies nested
+isolated-from-above ops (functions, named and manual computations) and runs
+nested pass pipelines on worker threads, and diagnostics emitted there reach
+the Python bindings' handlers on those threads; the handlers take the GIL,
+which the thread that called `parse` or `PassManager.run` holds while it waits
+for the workers: a deadlock (jaxlib 0.10-0.12 do not release the GIL around
+those calls). With threading off, every diagnostic and every Python callback
+runs on the calling thread.
 """
 
 from jaxlib.mlir import ir
@@ -14,6 +23,7 @@ def make_context() -> ir.Context:
     registry = ir.DialectRegistry()
     _jax_mlir_ext.register_dialects(registry)
     context = ir.Context()
+    context.enable_multithreading(False)
     context.append_dialect_registry(registry)
     context.load_all_available_dialects()
     sdy.register_dialect(context)

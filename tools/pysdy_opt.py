@@ -38,7 +38,7 @@ _SWITCHES = {
     "mlir-print-debuginfo": "print_debuginfo",
     "mlir-print-op-generic": "print_generic",
 }
-_IGNORED = {"allow-unregistered-dialect", "mlir-disable-threading", "no-implicit-module"}
+_IGNORED = {"allow-unregistered-dialect", "no-implicit-module"}
 
 
 class UsageError(Exception):
@@ -61,6 +61,9 @@ def _help_text() -> str:
         "  -mlir-print-ir-before-all  Print the IR before every pass",
         "  -mlir-print-debuginfo      Print locations",
         "  -mlir-print-op-generic     Print the generic op form",
+        "  -mlir-disable-threading    Accepted for sdy_opt compatibility: pysdy always runs MLIR",
+        "                             single-threaded, so Python callbacks never run on MLIR's",
+        "                             worker threads (where they would deadlock on the GIL)",
         "  -h, --help                 Show this help",
         "",
         "Passes (also usable inside --pass-pipeline):",
@@ -108,6 +111,11 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
             steps.extend(parse_pipeline(value))
         elif name in _SWITCHES:
             settings[_SWITCHES[name]] = True
+        elif name == "mlir-disable-threading":
+            if has_value and value.lower() not in ("true", "1"):
+                raise UsageError(
+                    f"'-mlir-disable-threading={value}' is not supported: pysdy always runs MLIR single-threaded"
+                )
         elif name in _IGNORED:
             continue
         elif name in all_passes() or _is_upstream_pass(name):
