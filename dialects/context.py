@@ -18,12 +18,18 @@ from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 from jaxlib.mlir.dialects import chlo, mhlo, sdy, stablehlo
 
 
-def make_context() -> ir.Context:
-    """Returns a fresh context with every dialect a JAX-lowered module may use."""
+def make_context(allow_unregistered_dialects: bool = False) -> ir.Context:
+    """Returns a fresh context with every dialect a JAX-lowered module may use.
+
+    With `allow_unregistered_dialects`, ops of unknown dialects parse (as
+    `-allow-unregistered-dialect` does in mlir-opt) and passes see them as ops
+    they know nothing about.
+    """
     registry = ir.DialectRegistry()
     _jax_mlir_ext.register_dialects(registry)
     context = ir.Context()
     context.enable_multithreading(False)
+    context.allow_unregistered_dialects = allow_unregistered_dialects
     context.append_dialect_registry(registry)
     context.load_all_available_dialects()
     sdy.register_dialect(context)

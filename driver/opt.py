@@ -27,6 +27,7 @@ class OptSettings:
     print_debuginfo: bool = False
     print_generic: bool = False
     verify_each: bool = True
+    allow_unregistered_dialect: bool = False
 
 
 @dataclasses.dataclass
@@ -56,7 +57,7 @@ def run_opt(text: str, source_name: str, settings: OptSettings) -> OptResult:
 
 
 def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[str | None, list[Diagnostic], bool]:
-    context = make_context()
+    context = make_context(settings.allow_unregistered_dialect)
     collector = DiagnosticCollector(context)
     output = None
     with context, collector:

@@ -37,8 +37,9 @@ _SWITCHES = {
     "print-ir-before-all": "print_ir_before_all",
     "mlir-print-debuginfo": "print_debuginfo",
     "mlir-print-op-generic": "print_generic",
+    "allow-unregistered-dialect": "allow_unregistered_dialect",
 }
-_IGNORED = {"allow-unregistered-dialect", "no-implicit-module"}
+_IGNORED = {"no-implicit-module"}
 
 
 class UsageError(Exception):
@@ -61,6 +62,7 @@ def _help_text() -> str:
         "  -mlir-print-ir-before-all  Print the IR before every pass",
         "  -mlir-print-debuginfo      Print locations",
         "  -mlir-print-op-generic     Print the generic op form",
+        "  -allow-unregistered-dialect  Parse ops of unregistered dialects (passes treat them as unknown ops)",
         "  -mlir-disable-threading    Accepted for sdy_opt compatibility: pysdy always runs MLIR",
         "                             single-threaded, so Python callbacks never run on MLIR's",
         "                             worker threads (where they would deadlock on the GIL)",
