@@ -7,6 +7,8 @@ import re
 
 from jaxlib.mlir import ir
 
+from pysdy.driver.diagnostics import Diagnostic, Position
+
 SPLIT_MARKER = "// -----"
 _IMPLICIT_MODULE_PREFIX = "module {"
 
@@ -17,6 +19,25 @@ class Chunk:
 
     text: str
     first_line: int
+
+
+class SourceError(Exception):
+    """A source buffer pysdy cannot read as text; `diagnostic` says where."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def decode_source(data: bytes, source_name: str) -> str:
+    """The buffer as text. MLIR's Python bindings take only UTF-8 text, so any other byte is a located error."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        col = error.start - data.rfind(b"\n", 0, error.start)
+        message = f"invalid UTF-8 byte 0x{data[error.start]:02x}: the input must be UTF-8 text"
+        raise SourceError(Diagnostic("error", message, Position(source_name, line, col))) from None
 
 
 def split_source(text: str, marker: str = SPLIT_MARKER) -> list[Chunk]:

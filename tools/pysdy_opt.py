@@ -6,14 +6,15 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 
 from jaxlib.mlir import passmanager
 
 from pysdy.dialects.context import make_context
+from pysdy.driver.diagnostics import format_diagnostic
 from pysdy.driver.opt import OptSettings, run_opt
+from pysdy.driver.output_file import OutputError, check_output_file, write_output_file
+from pysdy.driver.source import SourceError, decode_source
 from pysdy.passes.pipeline import (
     KNOWN_UPSTREAM_PASSES,
     PassStep,
@@ -53,7 +54,7 @@ def _help_text() -> str:
         "USAGE: pysdy-opt [options] <input file|->",
         "",
         "OPTIONS:",
-        "  -o <file>                  Output file (written atomically; default: stdout)",
+        "  -o <file>                  Output file (a regular file is replaced atomically; default: stdout)",
         "  --pass-pipeline=<text>     A textual pass pipeline, e.g. 'builtin.module(func.func(cse))'",
         "  -split-input-file          Split the input at '// -----' and process each part",
         "  -verify-diagnostics        Check diagnostics against expected-* comments",
@@ -149,18 +150,6 @@ def _print_help() -> int:
     return 0
 
 
-def _write_atomically(path: str, text: str) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temp_path = tempfile.mkstemp(dir=directory, prefix=".pysdy-opt-")
-    try:
-        with os.fdopen(fd, "w") as out:
-            out.write(text)
-        os.replace(temp_path, path)
-    except BaseException:
-        os.unlink(temp_path)
-        raise
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -175,23 +164,39 @@ def _run(argv: list[str]) -> int:
     except (UsageError, PipelineError) as error:
         sys.stderr.write(f"pysdy-opt: {error}\n")
         return 1
+    source_name = "<stdin>" if input_file == "-" else input_file
     try:
         if input_file == "-":
-            text, source_name = sys.stdin.read(), "<stdin>"
+            data = sys.stdin.buffer.read()
         else:
-            with open(input_file) as source:
-                text = source.read()
-            source_name = input_file
+            with open(input_file, "rb") as source:
+                data = source.read()
     except OSError as error:
         sys.stderr.write(f"pysdy-opt: could not open input file '{input_file}': {error.strerror}\n")
+        return 1
+    to_file = output_file not in (None, "-")
+    try:
+        if to_file:
+            check_output_file(output_file)
+        text = decode_source(data, source_name)
+    except OutputError as error:
+        sys.stderr.write(f"pysdy-opt: {error}\n")
+        return 1
+    except SourceError as error:
+        lines = data.decode("utf-8", errors="replace").split("\n")
+        sys.stderr.write(format_diagnostic(error.diagnostic, {source_name: lines}) + "\n")
         return 1
     result = run_opt(text, source_name, settings)
     sys.stderr.write(result.errors)
     if result.output and (result.succeeded or settings.split_input_file):
-        if output_file is None or output_file == "-":
+        if not to_file:
             sys.stdout.write(result.output)
         else:
-            _write_atomically(output_file, result.output)
+            try:
+                write_output_file(output_file, result.output)
+            except OutputError as error:
+                sys.stderr.write(f"pysdy-opt: {error}\n")
+                return 1
     return 0 if result.succeeded else 1
 
 

@@ -30,7 +30,7 @@ def test_output_file_is_written_and_input_untouched(tmp_path):
     assert pysdy_opt.main([str(source), "-sdy-populate-op-sharding-rules", "-o", str(out)]) == 0
     assert source.read_text() == VALID
     assert "#sdy.op_sharding_rule<([i])->([i]) {i=8}>" in out.read_text()
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".pysdy-opt-")] == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.mlir", "out.mlir"]
 
 
 def test_failed_run_leaves_an_existing_output_file_alone(tmp_path):
@@ -90,3 +90,24 @@ def test_help_lists_every_pass(flag, capsys):
 
     for name in all_passes():
         assert f"-{name}" in text
+
+
+def test_non_utf8_input_is_a_located_error(tmp_path):
+    source = tmp_path / "latin1.mlir"
+    source.write_bytes(VALID.replace("abs", "abs \xe9", 1).encode("latin-1"))
+    result = run_cli(str(source))
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f"{source}:3:22: error: invalid UTF-8 byte 0xe9: the input must be UTF-8 text\n"
+    )
+    assert "internal error" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_non_utf8_stdin_is_a_located_error():
+    result = subprocess.run(
+        [sys.executable, "-m", "pysdy.tools.pysdy_opt", "-"],
+        input=b"func.func @f() {\n  return\n}\n// \xff\n", capture_output=True, check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.decode().startswith("<stdin>:4:4: error: invalid UTF-8 byte 0xff")
