@@ -111,3 +111,28 @@ def test_non_utf8_stdin_is_a_located_error():
     )
     assert result.returncode == 1
     assert result.stderr.decode().startswith("<stdin>:4:4: error: invalid UTF-8 byte 0xff")
+
+
+def test_an_internal_error_in_one_chunk_keeps_the_other_chunks_output(monkeypatch, capsys, tmp_path):
+    from pysdy.driver import opt
+
+    parse = opt.parse_source
+
+    def parse_or_break(text, *args):
+        if "@boom" in text:
+            raise RuntimeError("boom")
+        return parse(text, *args)
+
+    monkeypatch.setattr(opt, "parse_source", parse_or_break)
+    monkeypatch.delenv("PYSDY_TRACEBACK", raising=False)
+    source = tmp_path / "chunks.mlir"
+    source.write_text(VALID + "// -----\n\nfunc.func @boom() {\n  return\n}\n// -----\n" + VALID)
+    assert pysdy_opt.main([str(source), "-split-input-file", "-sdy-populate-op-sharding-rules"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.count("#sdy.op_sharding_rule<([i])->([i]) {i=8}>") == 2
+    assert captured.out.count("// -----\n") == 1
+    assert captured.err == (
+        f"{source}:8:1: error: internal error: RuntimeError: boom "
+        "(this is a bug in pysdy; set PYSDY_TRACEBACK=1 to see where)\n"
+        "func.func @boom() {\n^\n"
+    )
