@@ -69,7 +69,7 @@ def format_diagnostic(diagnostic: Diagnostic, source_lines: dict[str, list[str]]
     out.append(f"{prefix}{diagnostic.severity}: {diagnostic.message}")
     lines = (source_lines or {}).get(position.file) if position else None
     if lines and 1 <= position.line <= len(lines):
-        text = lines[position.line - 1].rstrip("\n")
+        text = lines[position.line - 1].rstrip("\r\n")
         out.append(text)
         out.append(" " * (position.col - 1) + "^")
     for note in diagnostic.notes:

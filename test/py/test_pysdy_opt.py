@@ -136,3 +136,16 @@ def test_an_internal_error_in_one_chunk_keeps_the_other_chunks_output(monkeypatc
         "(this is a bug in pysdy; set PYSDY_TRACEBACK=1 to see where)\n"
         "func.func @boom() {\n^\n"
     )
+
+
+def test_crlf_input_is_processed_and_quoted_without_carriage_returns(tmp_path):
+    source = tmp_path / "crlf.mlir"
+    source.write_bytes(VALID.replace("%arg0 :", "%argX :", 1).replace("\n", "\r\n").encode())
+    result = subprocess.run(
+        [sys.executable, "-m", "pysdy.tools.pysdy_opt", str(source)], capture_output=True, check=False
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{source}:3:22: error: use of undeclared SSA value name\n".encode())
+    assert b"\r" not in result.stderr
+    source.write_bytes(VALID.replace("\n", "\r\n").encode())
+    assert run_cli(str(source), "-sdy-populate-op-sharding-rules").returncode == 0
