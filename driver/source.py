@@ -95,14 +95,15 @@ def parse_source(text: str, source_name: str, context: ir.Context) -> ir.OpView:
 
 
 def _unshift_line_1(module: ir.OpView, source_name: str, width: int) -> None:
-    """Moves every parser location on line 1 of `source_name` `width` columns left."""
+    """Moves every parser location on line 1 of `source_name` after the wrapper `width` columns left."""
     line_1 = str(ir.Location.file(source_name, 1, 1))[: -len("1)")]
 
     def unshifted(location: ir.Location) -> ir.Location | None:
         text = str(location)
-        if text.startswith(line_1) and text.endswith(")") and text[len(line_1) : -1].isdigit():
-            return ir.Location.file(source_name, 1, int(text[len(line_1) : -1]) - width)
-        return None
+        column = text[len(line_1) : -1]
+        if text.startswith(line_1) and text.endswith(")") and column.isdigit() and int(column) > width:
+            return ir.Location.file(source_name, 1, int(column) - width)
+        return None  # not on line 1, or the wrapper itself
 
     def visit(op):
         location = unshifted(op.location)

@@ -149,3 +149,10 @@ def test_crlf_input_is_processed_and_quoted_without_carriage_returns(tmp_path):
     assert b"\r" not in result.stderr
     source.write_bytes(VALID.replace("\n", "\r\n").encode())
     assert run_cli(str(source), "-sdy-populate-op-sharding-rules").returncode == 0
+
+
+@pytest.mark.parametrize("text", ["", "\n"])
+def test_an_empty_input_is_an_empty_module_located_at_its_start(text):
+    result = run_cli("-", "-sdy-propagation-pipeline", stdin=text)
+    assert result.returncode == 1
+    assert result.stderr == "<stdin>:1:1: error: Failed to find the main function\n\n^\n"
