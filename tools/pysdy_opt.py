@@ -97,6 +97,9 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
             input_file = arg
             continue
         name, has_value, value = arg.lstrip("-").partition("=")
+        if name != "o" and not _is_utf8(arg):
+            shown = arg.encode(errors="surrogateescape").decode(errors="backslashreplace")
+            raise UsageError(f"option '{shown}' is not UTF-8 text")
         if name in ("h", "help"):
             raise SystemExit(_print_help())
         if name == "o":
@@ -132,6 +135,15 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
     with make_context() as context:
         build_pass_manager(tuple(steps), context)
     return input_file or "-", output_file, OptSettings(steps=tuple(steps), **settings)
+
+
+def _is_utf8(arg: str) -> bool:
+    """Whether a command-line argument was valid UTF-8 (Python keeps other bytes as lone surrogates)."""
+    try:
+        arg.encode()
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def _is_upstream_pass(name: str) -> bool:

@@ -156,3 +156,27 @@ def test_an_empty_input_is_an_empty_module_located_at_its_start(text):
     result = run_cli("-", "-sdy-propagation-pipeline", stdin=text)
     assert result.returncode == 1
     assert result.stderr == "<stdin>:1:1: error: Failed to find the main function\n\n^\n"
+
+
+@pytest.mark.parametrize("option", [b"-canonicalize=max-iterations=\xff", b"--pass-pipeline=builtin.module(cse{\xff})"])
+def test_an_option_that_is_not_utf8_is_a_usage_error(tmp_path, option):
+    source = tmp_path / "in.mlir"
+    source.write_text(VALID)
+    result = subprocess.run(
+        [sys.executable, "-m", "pysdy.tools.pysdy_opt", str(source), option], capture_output=True, check=False
+    )
+    assert result.returncode == 1
+    shown = option.decode(errors="backslashreplace")
+    assert result.stderr.decode() == f"pysdy-opt: option '{shown}' is not UTF-8 text\n"
+
+
+def test_an_output_file_name_that_is_not_utf8_is_written(tmp_path):
+    source = tmp_path / "in.mlir"
+    source.write_text(VALID)
+    output = os.path.join(os.fsencode(tmp_path), b"out\xff.mlir")
+    result = subprocess.run(
+        [sys.executable, "-m", "pysdy.tools.pysdy_opt", str(source), "-o", output], capture_output=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    with open(output) as f:
+        assert "stablehlo.abs" in f.read()

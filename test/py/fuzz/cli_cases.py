@@ -441,6 +441,7 @@ _GARBLED_COMMAND_LINES = [
     lambda rng: ["-" + _garble(rng, "split-input-file")],
     lambda rng: ["--pass-pipeline"],
     lambda rng: ["--pass-pipeline=", "-o", OUTPUT],
+    lambda rng: [rng.choice(PASS_FLAGS).split("=")[0] + "=x=" + b"\xff\xfe".decode(errors="surrogateescape")],
 ]
 
 
