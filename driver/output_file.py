@@ -13,6 +13,8 @@ import errno
 import os
 import stat
 
+from pysdy.driver.source import shown_name
+
 
 class OutputError(Exception):
     """The output file cannot be opened or written; the message names it and why."""
@@ -56,7 +58,7 @@ def write_output_file(path: str, text: str) -> None:
             return
         _replace_atomically(target, text, None if existing is None else stat.S_IMODE(existing.st_mode))
     except OSError as error:
-        raise OutputError(f"cannot write output file '{path}': {error.strerror}") from None
+        raise OutputError(f"cannot write output file '{shown_name(path)}': {error.strerror}") from None
 
 
 def _replace_atomically(target: str, text: str, mode: int | None) -> None:
@@ -85,4 +87,4 @@ def _create_temp(directory: str, name: str) -> tuple[str, int]:
 
 
 def _cannot_open(path: str, reason: str) -> OutputError:
-    return OutputError(f"cannot open output file '{path}': {reason}")
+    return OutputError(f"cannot open output file '{shown_name(path)}': {reason}")

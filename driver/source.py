@@ -29,6 +29,12 @@ class SourceError(Exception):
         self.diagnostic = diagnostic
 
 
+def shown_name(name: str) -> str:
+    """A file name or argument as UTF-8 text: bytes that were not UTF-8 (which Python keeps as lone
+    surrogates) spelled `\\xNN`, as MLIR prints them."""
+    return name.encode(errors="surrogateescape").decode(errors="backslashreplace")
+
+
 def decode_source(data: bytes, source_name: str) -> str:
     """The buffer as text. MLIR's Python bindings take only UTF-8 text, so any other byte is a located error."""
     try:

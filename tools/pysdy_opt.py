@@ -14,7 +14,7 @@ from pysdy.dialects.context import make_context
 from pysdy.driver.diagnostics import format_diagnostic
 from pysdy.driver.opt import OptSettings, run_opt
 from pysdy.driver.output_file import OutputError, check_output_file, write_output_file
-from pysdy.driver.source import SourceError, decode_source
+from pysdy.driver.source import SourceError, decode_source, shown_name
 from pysdy.passes.pipeline import (
     KNOWN_UPSTREAM_PASSES,
     PassStep,
@@ -97,9 +97,8 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
             input_file = arg
             continue
         name, has_value, value = arg.lstrip("-").partition("=")
-        if name != "o" and not _is_utf8(arg):
-            shown = arg.encode(errors="surrogateescape").decode(errors="backslashreplace")
-            raise UsageError(f"option '{shown}' is not UTF-8 text")
+        if name != "o" and shown_name(arg) != arg:
+            raise UsageError(f"option '{shown_name(arg)}' is not UTF-8 text")
         if name in ("h", "help"):
             raise SystemExit(_print_help())
         if name == "o":
@@ -137,15 +136,6 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
     return input_file or "-", output_file, OptSettings(steps=tuple(steps), **settings)
 
 
-def _is_utf8(arg: str) -> bool:
-    """Whether a command-line argument was valid UTF-8 (Python keeps other bytes as lone surrogates)."""
-    try:
-        arg.encode()
-        return True
-    except UnicodeEncodeError:
-        return False
-
-
 def _is_upstream_pass(name: str) -> bool:
     if name.startswith(("sdy-", "xla-sdy-")):
         return False
@@ -176,7 +166,7 @@ def _run(argv: list[str]) -> int:
     except (UsageError, PipelineError) as error:
         sys.stderr.write(f"pysdy-opt: {error}\n")
         return 1
-    source_name = "<stdin>" if input_file == "-" else input_file
+    source_name = "<stdin>" if input_file == "-" else shown_name(input_file)
     try:
         if input_file == "-":
             data = sys.stdin.buffer.read()
@@ -184,7 +174,7 @@ def _run(argv: list[str]) -> int:
             with open(input_file, "rb") as source:
                 data = source.read()
     except OSError as error:
-        sys.stderr.write(f"pysdy-opt: could not open input file '{input_file}': {error.strerror}\n")
+        sys.stderr.write(f"pysdy-opt: could not open input file '{source_name}': {error.strerror}\n")
         return 1
     to_file = output_file not in (None, "-")
     try:

@@ -180,3 +180,12 @@ def test_an_output_file_name_that_is_not_utf8_is_written(tmp_path):
     assert result.returncode == 0, result.stderr
     with open(output) as f:
         assert "stablehlo.abs" in f.read()
+
+
+def test_an_input_file_name_that_is_not_utf8_names_its_diagnostics(tmp_path):
+    source = os.path.join(os.fsencode(tmp_path), b"in\xff.mlir")
+    with open(source, "w") as f:
+        f.write(VALID.replace("%arg0 :", "%argX :", 1))
+    result = subprocess.run([sys.executable, "-m", "pysdy.tools.pysdy_opt", source], capture_output=True, check=False)
+    assert result.returncode == 1
+    assert result.stderr.decode().startswith(f"{tmp_path}/in\\xff.mlir:3:22: error: use of undeclared SSA value name\n")
