@@ -51,7 +51,24 @@ def position_of(location) -> Position | None:
     match = _FILE_LOC.search(str(location))
     if match is None:
         return None
-    return Position(match.group(1), int(match.group(2)), int(match.group(3)))
+    return Position(_unescaped(match.group(1)), int(match.group(2)), int(match.group(3)))
+
+
+def _unescaped(name: str) -> str:
+    """A file name as MLIR prints it in a location (`\\\\`, `\\"` and `\\XX` for other bytes) as it was."""
+    data = bytearray()
+    i = 0
+    while i < len(name):
+        if name[i] == "\\" and name[i + 1 : i + 2] in ("\\", '"'):
+            data += name[i + 1].encode()
+            i += 2
+        elif name[i] == "\\" and re.fullmatch(r"[0-9A-Fa-f]{2}", name[i + 1 : i + 3]):
+            data.append(int(name[i + 1 : i + 3], 16))
+            i += 3
+        else:
+            data += name[i].encode()
+            i += 1
+    return data.decode(errors="backslashreplace")
 
 
 def internal_error(error: Exception, position: Position | None) -> Diagnostic:

@@ -188,4 +188,19 @@ def test_an_input_file_name_that_is_not_utf8_names_its_diagnostics(tmp_path):
         f.write(VALID.replace("%arg0 :", "%argX :", 1))
     result = subprocess.run([sys.executable, "-m", "pysdy.tools.pysdy_opt", source], capture_output=True, check=False)
     assert result.returncode == 1
-    assert result.stderr.decode().startswith(f"{tmp_path}/in\\xff.mlir:3:22: error: use of undeclared SSA value name\n")
+    assert result.stderr.decode().startswith(
+        f"{tmp_path}/in\\xff.mlir:3:22: error: use of undeclared SSA value name\n"
+        "  %0 = stablehlo.abs %argX : tensor<8xf32>\n"
+    )
+
+
+@pytest.mark.parametrize("name", ["caf\u00e9.mlir", 'back\\slash "quoted".mlir'])
+def test_file_names_mlir_escapes_are_named_and_quoted_as_written(tmp_path, name):
+    source = tmp_path / name
+    source.write_text(VALID.replace("%arg0 :", "%argX :", 1))
+    result = run_cli(str(source))
+    assert result.stderr.startswith(
+        f"{source}:3:22: error: use of undeclared SSA value name\n  %0 = stablehlo.abs %argX : tensor<8xf32>\n"
+    )
+    source.write_text("// expected-error@+3 {{use of undeclared SSA value name}}\n" + VALID.replace("%arg0 :", "%argX :", 1))
+    assert run_cli(str(source), "-verify-diagnostics").returncode == 0
