@@ -355,6 +355,29 @@ def _random_hlo_sharding(rng) -> str:
     return f"{{devices=[{','.join(dims)}]<=[8]{tail}}}"
 
 
+def _element_type(rng, text):
+    new = rng.choice(["i1", "i8", "i64", "bf16", "f64", "complex<f32>", "f8E4M3FN", "ui32"])
+    return _replace_one(rng, text, r"(?<=x)f32(?=>)|(?<=<)f32(?=>)", new)
+
+
+def _mesh_axis_order(rng, text):
+    def shuffled(match):
+        axes = re.findall(r'"[^"]*"=\d+', match.group(1))
+        rng.shuffle(axes)
+        return "<[" + ", ".join(axes) + "]"
+
+    return _replace_one(rng, text, r"<\[((?:\"[^\"]*\"=\d+(?:, )?)+)\]", shuffled)
+
+
+def _copy_sharding(rng, text):
+    shardings = re.findall(r"#sdy\.sharding(?:_per_value)?<[^\n]*?>(?=[}\]])", text)
+    if not shardings:
+        return text
+    kind = rng.choice(shardings)
+    prefix = "#sdy.sharding_per_value" if kind.startswith("#sdy.sharding_per_value") else "#sdy.sharding<"
+    return _replace_one(rng, text, re.escape(prefix) + r"[^\n]*?>(?=[}\]])", kind)
+
+
 def _truncate(rng, text):
     return text[: rng.randrange(len(text) + 1)]
 
@@ -397,10 +420,10 @@ def _flip_character(rng, text):
 MUTATIONS = [
     _axis_size, _axis_name, _mesh_reference, _device_ids, _maximal_mesh, _sharding_axis, _sub_axis_params,
     _priority, _dim_count, _open_closed, _replicated_or_unreduced, _shape, _manual_axes, _factor_size,
-    _hlo_sharding, _truncate, _random_bytes, _delete_span, _duplicate_or_swap_lines, _split_marker,
-    _flip_character,
+    _hlo_sharding, _element_type, _mesh_axis_order, _copy_sharding, _truncate, _random_bytes, _delete_span,
+    _duplicate_or_swap_lines, _split_marker, _flip_character,
 ]
-_WEIGHTS = [4, 3, 2, 2, 1, 4, 3, 3, 3, 3, 2, 3, 3, 2, 4, 1, 1, 1, 1, 1, 1]
+_WEIGHTS = [4, 3, 2, 2, 1, 4, 3, 3, 3, 3, 2, 3, 3, 2, 4, 2, 3, 3, 1, 1, 1, 1, 1, 1]
 
 
 # ----- command lines -----
