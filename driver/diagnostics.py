@@ -35,14 +35,17 @@ class Diagnostic:
     message: str
     position: Position | None
     notes: tuple[Diagnostic, ...] = ()
+    location: str = "<unknown>"  # what is shown without a position: the location as MLIR prints it
 
     @classmethod
     def from_mlir(cls, diagnostic) -> Diagnostic:
+        location = str(diagnostic.location)
         return cls(
             _SEVERITY_NAMES.get(diagnostic.severity, "error"),
             diagnostic.message,
             position_of(diagnostic.location),
             tuple(cls.from_mlir(n) for n in diagnostic.notes),
+            "<unknown>" if location == "loc(unknown)" else location,
         )
 
 
@@ -79,10 +82,13 @@ def internal_error(error: Exception, position: Position | None) -> Diagnostic:
 
 
 def format_diagnostic(diagnostic: Diagnostic, source_lines: dict[str, list[str]] | None = None) -> str:
-    """`file:line:col: severity: message`, the source line and a caret, then its notes likewise."""
+    """`file:line:col: severity: message`, the source line and a caret, then its notes likewise.
+
+    A location without a file position (`loc("name")`, written so in the input) is shown as MLIR prints it.
+    """
     out = []
     position = diagnostic.position
-    prefix = f"{position.file}:{position.line}:{position.col}: " if position else "<unknown>: "
+    prefix = f"{position.file}:{position.line}:{position.col}: " if position else f"{diagnostic.location}: "
     out.append(f"{prefix}{diagnostic.severity}: {diagnostic.message}")
     lines = (source_lines or {}).get(position.file) if position else None
     if lines and 1 <= position.line <= len(lines):

@@ -204,3 +204,18 @@ def test_file_names_mlir_escapes_are_named_and_quoted_as_written(tmp_path, name)
     )
     source.write_text("// expected-error@+3 {{use of undeclared SSA value name}}\n" + VALID.replace("%arg0 :", "%argX :", 1))
     assert run_cli(str(source), "-verify-diagnostics").returncode == 0
+
+
+def test_a_location_without_a_file_position_is_shown_as_written(tmp_path):
+    source = tmp_path / "named.mlir"
+    source.write_text(
+        "func.func @f(%arg0: tensor<4xf32>) -> tensor<3xf32> {\n"
+        '  return %arg0 : tensor<4xf32> loc("the_return")\n'
+        "}\n"
+    )
+    message = "type of return operand 0 ('tensor<4xf32>') doesn't match function result type ('tensor<3xf32>') in function @f"
+    result = run_cli(str(source))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f'loc("the_return"): error: {message}\n')
+    result = run_cli(str(source), "-verify-diagnostics")
+    assert result.stderr.startswith(f'loc("the_return"): error: unexpected error: {message}\n')

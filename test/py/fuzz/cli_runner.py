@@ -40,7 +40,8 @@ INPUT_MODIFIED = "input modified"
 OUTCOMES = (EXIT_0, EXIT_1_DIAGNOSTIC, EXIT_1_UNLOCATED, INTERNAL_ERROR, CRASH, HANG, NONDETERMINISTIC, INPUT_MODIFIED)
 ACCEPTED = (EXIT_0, EXIT_1_DIAGNOSTIC)
 
-_LOCATED = re.compile(rb"^(?:.+):\d+:\d+: error: ", re.MULTILINE)
+# A file position, or a location the input wrote without one (`loc("name")`), shown as MLIR prints it.
+_LOCATED = re.compile(rb"^(?:.+:\d+:\d+|loc\(.+\)): error: ", re.MULTILINE)
 _USAGE = re.compile(rb"^pysdy-opt: (?!internal error)", re.MULTILINE)
 
 
