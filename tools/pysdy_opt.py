@@ -88,10 +88,14 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
     input_file, output_file = None, None
     pipeline_given = pass_flag_given = False
     i = 0
+    options_end = len(argv)
     while i < len(argv):
         arg = argv[i]
         i += 1
-        if arg == "-" or not arg.startswith("-"):
+        if arg == "--" and options_end == len(argv):  # as in mlir-opt: every later argument is a file
+            options_end = i
+            continue
+        if arg == "-" or not arg.startswith("-") or i > options_end:
             if input_file is not None:
                 raise UsageError(f"more than one input file: '{input_file}' and '{arg}'")
             input_file = arg

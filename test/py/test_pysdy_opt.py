@@ -219,3 +219,16 @@ def test_a_location_without_a_file_position_is_shown_as_written(tmp_path):
     assert result.stderr.startswith(f'loc("the_return"): error: {message}\n')
     result = run_cli(str(source), "-verify-diagnostics")
     assert result.stderr.startswith(f'loc("the_return"): error: unexpected error: {message}\n')
+
+
+def test_double_dash_ends_the_options(tmp_path):
+    source = tmp_path / "-dashed.mlir"
+    source.write_text(VALID)
+    result = subprocess.run(
+        [sys.executable, "-m", "pysdy.tools.pysdy_opt", "-sdy-populate-op-sharding-rules", "--", source.name],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "sdy.sharding_rule" in result.stdout
+    result = run_cli("--", "-sdy-populate-op-sharding-rules")
+    assert result.stderr == "pysdy-opt: could not open input file '-sdy-populate-op-sharding-rules': No such file or directory\n"

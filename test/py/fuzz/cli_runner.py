@@ -194,7 +194,8 @@ def _child(main, args: list[str], folder: str, use_stdin: bool) -> None:
     code = 70
     try:
         os.chdir(folder)
-        stdin = os.open(os.path.join(folder, "in.mlir") if use_stdin else os.devnull, os.O_RDONLY)
+        # Not os.devnull: on a shared machine an old pysdy-opt's `-o /dev/null` can replace it with a file.
+        stdin = os.open(os.path.join(folder, "in.mlir" if use_stdin else "empty"), os.O_RDONLY | os.O_CREAT, 0o644)
         stdout = os.open(os.path.join(folder, "stdout"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         stderr = os.open(os.path.join(folder, "stderr"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         for fd, target in ((stdin, 0), (stdout, 1), (stderr, 2)):
