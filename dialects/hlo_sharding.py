@@ -472,6 +472,8 @@ class _Parser:
         value = int(token.text)
         if minimum is not None and value < minimum:
             raise self.error(f"{what} must be at least {minimum}, got {value}", token)
+        if not -(2**63) <= value < 2**63:  # XLA's parser wraps such a value around; pysdy refuses it
+            raise self.error(f"{what} {value} does not fit in a 64-bit integer", token)
         return value
 
     def integer_list(self, close: str, what: str, minimum: int | None = None) -> list[int]:

@@ -8,6 +8,10 @@ from typing import Sequence
 
 import numpy as np
 
+# Device lists are held explicitly; beyond this many devices (far beyond any real mesh) pysdy refuses
+# with a ValueError rather than exhausting memory.
+MAX_DEVICES = 1 << 20
+
 
 @dataclass(frozen=True)
 class Iota:
@@ -100,7 +104,9 @@ class Iota:
         return math.prod(self.reshape_dims)
 
     def devices(self) -> np.ndarray:
-        """The device order, flat."""
+        """The device order, flat; a ValueError past MAX_DEVICES."""
+        if self.num_devices > MAX_DEVICES:
+            raise ValueError(f"{self.num_devices} devices are more than pysdy handles ({MAX_DEVICES})")
         devices = np.arange(self.num_devices).reshape(self.reshape_dims)
         return devices.transpose(self.transpose_perm).ravel()
 

@@ -8,8 +8,8 @@ from jaxlib.mlir import ir
 
 from pysdy.dialects.context import make_context
 from pysdy.driver import verify_diagnostics
-from pysdy.driver.diagnostics import Diagnostic, DiagnosticCollector, format_diagnostic
-from pysdy.driver.source import SPLIT_MARKER, split_source, parse_source
+from pysdy.driver.diagnostics import Diagnostic, DiagnosticCollector, format_diagnostic, internal_error
+from pysdy.driver.source import SPLIT_MARKER, Chunk, chunk_position, parse_source, split_source
 from pysdy.passes.diagnostics import warnings_to
 from pysdy.passes.pipeline import Step, build_pass_manager
 
@@ -27,6 +27,7 @@ class OptSettings:
     print_debuginfo: bool = False
     print_generic: bool = False
     verify_each: bool = True
+    allow_unregistered_dialect: bool = False
 
 
 @dataclasses.dataclass
@@ -37,13 +38,19 @@ class OptResult:
 
 
 def run_opt(text: str, source_name: str, settings: OptSettings) -> OptResult:
-    """Processes `text` (every split chunk when asked) and joins the outputs with `// -----`."""
-    chunks = split_source(text) if settings.split_input_file else None
-    pieces = [c.text for c in chunks] if chunks else [text]
+    """Processes `text` (every split chunk when asked) and joins the outputs with `// -----`.
+
+    A chunk that fails in any way, a pysdy bug included, is reported and the
+    other chunks are still processed and printed.
+    """
+    chunks = split_source(text) if settings.split_input_file else [Chunk(text, 1)]
     source_lines = {source_name: text.split("\n")}
     outputs, errors, succeeded = [], [], True
-    for piece in pieces:
-        output, diagnostics, ok = _process_chunk(piece, source_name, settings)
+    for chunk in chunks:
+        try:
+            output, diagnostics, ok = _process_chunk(chunk.text, source_name, settings)
+        except Exception as error:  # a pysdy bug: reported on its chunk, never a traceback
+            output, diagnostics, ok = None, [internal_error(error, chunk_position(chunk, source_name))], False
         if output is not None:
             outputs.append(output)
         errors.extend(format_diagnostic(d, source_lines) for d in diagnostics)
@@ -56,13 +63,12 @@ def run_opt(text: str, source_name: str, settings: OptSettings) -> OptResult:
 
 
 def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[str | None, list[Diagnostic], bool]:
-    context = make_context()
+    context = make_context(settings.allow_unregistered_dialect)
     collector = DiagnosticCollector(context)
     output = None
     with context, collector:
         try:
-            module, shift = parse_source(text, source_name, context)
-            collector.column_shift_on_line_1 = shift
+            module = parse_source(text, source_name, context)
             manager = build_pass_manager(settings.steps, context)
             manager.enable_verifier(settings.verify_each)
             if settings.timing:
@@ -84,7 +90,7 @@ def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[
         except ir.MLIRError as error:
             collector.add_from_error(error)
             if not collector.has_errors:
-                collector.diagnostics.append(Diagnostic("error", str(error), None))
+                collector.diagnostics.append(Diagnostic("error", str(error), chunk_position(Chunk(text, 1), source_name)))
     diagnostics = collector.diagnostics
     if settings.verify_diagnostics:
         # As in mlir-opt, the op dump MLIR attaches to verifier errors is not part of what is checked.

@@ -84,6 +84,7 @@ def verify(diagnostics: list[Diagnostic], expectations: list[Expectation], file:
                     "error",
                     f"unexpected {diagnostic.severity}: {diagnostic.message}",
                     diagnostic.position,
+                    location=diagnostic.location,
                 )
             )
     for expectation in expectations:

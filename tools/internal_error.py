@@ -6,13 +6,14 @@ import os
 import sys
 import traceback
 
+from pysdy.driver.diagnostics import INTERNAL_ERROR_HINT
+
 
 def report_internal_error(tool: str, error: Exception) -> int:
     """Writes the bug report for `error` to stderr; returns the exit status (1)."""
     if os.environ.get("PYSDY_TRACEBACK"):
         traceback.print_exc()
     sys.stderr.write(
-        f"{tool}: internal error: {type(error).__name__}: {error}\n"
-        "(this is a bug in pysdy; set PYSDY_TRACEBACK=1 to see where)\n"
+        f"{tool}: internal error: {type(error).__name__}: {error}\n({INTERNAL_ERROR_HINT})\n"
     )
     return 1

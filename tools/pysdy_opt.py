@@ -6,14 +6,15 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 
 from jaxlib.mlir import passmanager
 
 from pysdy.dialects.context import make_context
+from pysdy.driver.diagnostics import format_diagnostic
 from pysdy.driver.opt import OptSettings, run_opt
+from pysdy.driver.output_file import OutputError, check_output_file, write_output_file
+from pysdy.driver.source import SourceError, decode_source, shown_name
 from pysdy.passes.pipeline import (
     KNOWN_UPSTREAM_PASSES,
     PassStep,
@@ -37,8 +38,9 @@ _SWITCHES = {
     "print-ir-before-all": "print_ir_before_all",
     "mlir-print-debuginfo": "print_debuginfo",
     "mlir-print-op-generic": "print_generic",
+    "allow-unregistered-dialect": "allow_unregistered_dialect",
 }
-_IGNORED = {"allow-unregistered-dialect", "mlir-disable-threading", "no-implicit-module"}
+_IGNORED = {"no-implicit-module"}
 
 
 class UsageError(Exception):
@@ -52,7 +54,7 @@ def _help_text() -> str:
         "USAGE: pysdy-opt [options] <input file|->",
         "",
         "OPTIONS:",
-        "  -o <file>                  Output file (written atomically; default: stdout)",
+        "  -o <file>                  Output file (a regular file is replaced atomically; default: stdout)",
         "  --pass-pipeline=<text>     A textual pass pipeline, e.g. 'builtin.module(func.func(cse))'",
         "  -split-input-file          Split the input at '// -----' and process each part",
         "  -verify-diagnostics        Check diagnostics against expected-* comments",
@@ -61,6 +63,10 @@ def _help_text() -> str:
         "  -mlir-print-ir-before-all  Print the IR before every pass",
         "  -mlir-print-debuginfo      Print locations",
         "  -mlir-print-op-generic     Print the generic op form",
+        "  -allow-unregistered-dialect  Parse ops of unregistered dialects (passes treat them as unknown ops)",
+        "  -mlir-disable-threading    Accepted for sdy_opt compatibility: pysdy always runs MLIR",
+        "                             single-threaded, so Python callbacks never run on MLIR's",
+        "                             worker threads (where they would deadlock on the GIL)",
         "  -h, --help                 Show this help",
         "",
         "Passes (also usable inside --pass-pipeline):",
@@ -82,15 +88,21 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
     input_file, output_file = None, None
     pipeline_given = pass_flag_given = False
     i = 0
+    options_end = len(argv)
     while i < len(argv):
         arg = argv[i]
         i += 1
-        if arg == "-" or not arg.startswith("-"):
+        if arg == "--" and options_end == len(argv):  # as in mlir-opt: every later argument is a file
+            options_end = i
+            continue
+        if arg == "-" or not arg.startswith("-") or i > options_end:
             if input_file is not None:
                 raise UsageError(f"more than one input file: '{input_file}' and '{arg}'")
             input_file = arg
             continue
         name, has_value, value = arg.lstrip("-").partition("=")
+        if name != "o" and shown_name(arg) != arg:
+            raise UsageError(f"option '{shown_name(arg)}' is not UTF-8 text")
         if name in ("h", "help"):
             raise SystemExit(_print_help())
         if name == "o":
@@ -108,6 +120,11 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
             steps.extend(parse_pipeline(value))
         elif name in _SWITCHES:
             settings[_SWITCHES[name]] = True
+        elif name == "mlir-disable-threading":
+            if has_value and value.lower() not in ("true", "1"):
+                raise UsageError(
+                    f"'-mlir-disable-threading={value}' is not supported: pysdy always runs MLIR single-threaded"
+                )
         elif name in _IGNORED:
             continue
         elif name in all_passes() or _is_upstream_pass(name):
@@ -139,18 +156,6 @@ def _print_help() -> int:
     return 0
 
 
-def _write_atomically(path: str, text: str) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temp_path = tempfile.mkstemp(dir=directory, prefix=".pysdy-opt-")
-    try:
-        with os.fdopen(fd, "w") as out:
-            out.write(text)
-        os.replace(temp_path, path)
-    except BaseException:
-        os.unlink(temp_path)
-        raise
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -165,23 +170,39 @@ def _run(argv: list[str]) -> int:
     except (UsageError, PipelineError) as error:
         sys.stderr.write(f"pysdy-opt: {error}\n")
         return 1
+    source_name = "<stdin>" if input_file == "-" else shown_name(input_file)
     try:
         if input_file == "-":
-            text, source_name = sys.stdin.read(), "<stdin>"
+            data = sys.stdin.buffer.read()
         else:
-            with open(input_file) as source:
-                text = source.read()
-            source_name = input_file
+            with open(input_file, "rb") as source:
+                data = source.read()
     except OSError as error:
-        sys.stderr.write(f"pysdy-opt: could not open input file '{input_file}': {error.strerror}\n")
+        sys.stderr.write(f"pysdy-opt: could not open input file '{source_name}': {error.strerror}\n")
+        return 1
+    to_file = output_file not in (None, "-")
+    try:
+        if to_file:
+            check_output_file(output_file)
+        text = decode_source(data, source_name)
+    except OutputError as error:
+        sys.stderr.write(f"pysdy-opt: {error}\n")
+        return 1
+    except SourceError as error:
+        lines = data.decode("utf-8", errors="replace").split("\n")
+        sys.stderr.write(format_diagnostic(error.diagnostic, {source_name: lines}) + "\n")
         return 1
     result = run_opt(text, source_name, settings)
     sys.stderr.write(result.errors)
     if result.output and (result.succeeded or settings.split_input_file):
-        if output_file is None or output_file == "-":
+        if not to_file:
             sys.stdout.write(result.output)
         else:
-            _write_atomically(output_file, result.output)
+            try:
+                write_output_file(output_file, result.output)
+            except OutputError as error:
+                sys.stderr.write(f"pysdy-opt: {error}\n")
+                return 1
     return 0 if result.succeeded else 1
 
 

@@ -461,6 +461,8 @@ class InsertExplicitReshardsPass(Pass):
     enable_full_version: bool = option(False, "Enable full version.")
 
     def run(self, op: ir.Operation) -> None:
+        if not op.regions[0].blocks:  # a declaration: no body to reshard
+            return
         module = op.parent
         meshes = MeshTable(module)
         funcs = functions_by_name(module)

@@ -26,7 +26,7 @@ class PropagateToFuncResultsPass(Pass):
             raise PassFailure()
         for func in op.regions[0].blocks[0].operations:
             func = func.operation
-            if func.name != "func.func" or func == main:
+            if func.name != "func.func" or func == main or not func.regions[0].blocks:  # declarations have no results to read
                 continue
             terminator = list(func.regions[0].blocks[0].operations)[-1].operation
             if terminator.name != "func.return":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import Mesh, TensorSharding
+from pysdy.passes.registry import PassFailure
 
 
 def symbol_name(op: ir.Operation) -> str | None:
@@ -73,10 +74,17 @@ def _referenced_names(attr: ir.Attribute, names: set[str]) -> None:
             _referenced_names(entry.attr, names)
 
 
-def _references_in(op: ir.Operation) -> set[str]:
+def _references_in(op: ir.Operation) -> set[str] | None:
+    """The symbol names `op` and its nested ops refer to; None when an op of an unregistered
+    dialect with one region (a potential symbol table of its own) hides what they are, as in MLIR."""
     names: set[str] = set()
+    unknowable = False
 
     def visit(nested):
+        nonlocal unknowable
+        if len(nested.regions) == 1 and not nested.context.is_registered_operation(nested.name):
+            unknowable = True
+            return ir.WalkResult.INTERRUPT
         if nested.name not in _NO_SYMBOL_REFERENCES:
             for name in nested.attributes:
                 if name != "sym_name":
@@ -84,7 +92,7 @@ def _references_in(op: ir.Operation) -> set[str]:
         return ir.WalkResult.ADVANCE
 
     op.walk(visit)
-    return names
+    return None if unknowable else names
 
 
 def is_private(op: ir.Operation) -> bool:
@@ -92,13 +100,24 @@ def is_private(op: ir.Operation) -> bool:
 
 
 def erase_dead_private_symbols(module: ir.Operation) -> None:
-    """Erases the module's private symbols that nothing live refers to (MLIR's `symbol-dce` on one module)."""
+    """Erases the module's private symbols that nothing live refers to (MLIR's `symbol-dce` on one module).
+
+    Like MLIR's, it refuses (an error on the live op, then PassFailure) when an op of an
+    unregistered dialect with one region may hide symbol uses.
+    """
     symbols = SymbolTable(module)
     top_level = [op.operation for op in module.regions[0].blocks[0].operations]
     live = [op for op in top_level if symbol_name(op) is None or not is_private(op)]
     live_names = {symbol_name(op) for op in live if symbol_name(op) is not None}
     while live:
-        for name in _references_in(live.pop()):
+        op = live.pop()
+        references = _references_in(op)
+        if references is None:
+            op.location.emit_error(
+                "operation contains potentially unknown symbol table, meaning that we can't reliable compute symbol uses"
+            )
+            raise PassFailure() from None
+        for name in references:
             referenced = symbols.lookup(name)
             if referenced is not None and name not in live_names:
                 live_names.add(name)

@@ -152,7 +152,7 @@ class ShardingGraph:
                 self.meshes[ir.StringAttr(op.attributes["sym_name"]).value] = Mesh.from_attr(op.attributes["mesh"])
         self._notify_targets = [self._notify_target(index, node) for index, node in enumerate(self.nodes)]
         for index, node in enumerate(self.nodes):
-            if node.name == "func.func":
+            if node.name == "func.func" and node.op.regions[0].blocks:  # not a declaration
                 for argument in node.op.regions[0].blocks[0].arguments:
                     self.slot(argument)  # unused arguments have shardings too
             self._describe(index, node)

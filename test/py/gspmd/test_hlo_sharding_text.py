@@ -236,6 +236,9 @@ ERRORS = [
     ("{devices=[2,2]0,1,2}", "column 15: tile shape [2,2] needs 4 devices, got 3", "accepts"),
     ("{devices=[2,2]0,1,1,3}", "column 15: device 1 appears more than once", "accepts"),
     ("{devices=[2,2]0,-1,2,3}", "column 17: device id must be at least 0, got -1", "accepts"),
+    # XLA wraps these around to negative device ids (found by the CLI fuzzer: pysdy crashed importing them).
+    ("{maximal device=9223372036854775808}", "column 17: device id 9223372036854775808 does not fit in a 64-bit integer", "accepts"),
+    ("{devices=[2]0,9223372036854775808}", "column 15: device id 9223372036854775808 does not fit in a 64-bit integer", "accepts"),
     ("{devices=[2,2]<=[2,2]T(1,1)}", "column 22: T(1,1) is not a permutation", "accepts"),
     ("{devices=[2,0]<=[0]}", "column 13: tile dim must be at least 1, got 0", "accepts"),
     ("{devices=[2,2]<=[4] last_tile_dims={manual, maximal}}", "column 45: unknown subgroup type 'maximal'", "accepts"),

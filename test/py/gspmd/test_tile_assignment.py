@@ -122,3 +122,11 @@ def test_transpose_keeps_iota_as_xla_does():
     assert not odd.transpose((0, 2, 1)).is_iota
     assert odd.transpose((1, 0, 2)).is_iota  # moving a size-1 dim is a reshape
     xla_oracle.assert_round_trip("{devices=[1,3,2]<=[3,2]T(1,0) last_tile_dims={replicated, manual}}")
+
+
+def test_an_iota_of_more_devices_than_pysdy_handles_is_a_value_error_not_a_memory_error():
+    from pysdy.dialects.tile_assignment import MAX_DEVICES
+
+    assert len(Iota.canonical([MAX_DEVICES], [0]).devices()) == MAX_DEVICES
+    with pytest.raises(ValueError, match=f"{2 * MAX_DEVICES} devices are more than pysdy handles"):
+        TileAssignment.from_iota([2, MAX_DEVICES], Iota.canonical([2, MAX_DEVICES], [1, 0]))
