@@ -1,19 +1,40 @@
 # pysdy: `make demo` and `make test` do all set-up on a fresh machine.
-VENV    := .venv
-PYTHON  := $(VENV)/bin/python
-STAMP   := $(VENV)/.pysdy-installed
-TSTAMP  := $(VENV)/.pysdy-test-installed
+#
+# .venv is built with the newest Python found (3.13, then 3.12, then python3; pyenv's installed but inactive
+# ones count), so pip installs the newest JAX that Python takes; `make PYTHON=/path/to/python ...` chooses
+# another. `make test` also runs the suites on a second venv, .venv-jax010, with jax/jaxlib 0.10.2 on
+# Python 3.11 when this machine has one: pysdy follows the installed jaxlib, and the tests prove it on two lines.
+PYTHON      ?= $(shell tools/find-python 3.13 3.12 3)
+VENV        := .venv
+STAMP       := $(VENV)/.pysdy-installed
+TSTAMP      := $(VENV)/.pysdy-test-installed
+OLD_PYTHON  := $(shell tools/find-python 3.11 2>/dev/null)
+OLD_VENV    := .venv-jax010
+OLD_JAX     := jax==0.10.2 jaxlib==0.10.2
+OLD_TSTAMP  := $(OLD_VENV)/.pysdy-test-installed
+PIP_QUIET   := --quiet --disable-pip-version-check
 
-.PHONY: demo test test-lit test-py test-slow bench clean
+.PHONY: demo test test-lit test-py test-jax010 test-slow bench clean
 
-$(STAMP): pyproject.toml
-	test -x $(PYTHON) || python3 -m venv $(VENV)
-	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet -e .
+# A venv made by another Python than the one chosen now is made again.
+$(VENV)/.pysdy-python: FORCE
+	@if [ -z "$(PYTHON)" ]; then echo "no Python 3 found; run make PYTHON=/path/to/python3" >&2; exit 1; fi
+	@if [ "$$(cat $@ 2>/dev/null)" != "$(PYTHON)" ]; then \
+	  rm -rf $(VENV) && "$(PYTHON)" -m venv $(VENV) && echo "$(PYTHON)" > $@; fi
+
+$(STAMP): pyproject.toml $(VENV)/.pysdy-python
+	$(VENV)/bin/python -m pip install $(PIP_QUIET) --upgrade pip
+	$(VENV)/bin/python -m pip install $(PIP_QUIET) -e .
 	touch $@
 
 $(TSTAMP): $(STAMP)
-	$(PYTHON) -m pip install --quiet -e '.[test]'
+	$(VENV)/bin/python -m pip install $(PIP_QUIET) -e '.[test]'
+	touch $@
+
+$(OLD_TSTAMP): pyproject.toml
+	test -x $(OLD_VENV)/bin/python || "$(OLD_PYTHON)" -m venv $(OLD_VENV)
+	$(OLD_VENV)/bin/python -m pip install $(PIP_QUIET) --upgrade pip
+	$(OLD_VENV)/bin/python -m pip install $(PIP_QUIET) $(OLD_JAX) -e '.[test]'
 	touch $@
 
 # The whole pipeline on a bundled transformer block: pysdy's propagation and GSPMD export, XLA's compile
@@ -21,19 +42,33 @@ $(TSTAMP): $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/pysdy-run examples/transformer_block.mlir --devices 8 --check --report
 
-test: test-lit test-py
+test: test-lit test-py test-jax010
 
 test-lit: $(TSTAMP)
+	$(VENV)/bin/pysdy-opt --version
 	$(VENV)/bin/lit -sv test/lit
 
 test-py: $(TSTAMP)
 	$(VENV)/bin/pytest -q test/py
 
+# The same suites against jax/jaxlib 0.10.2's C++ Shardy and XLA, where Python 3.11 exists.
+ifneq ($(OLD_PYTHON),)
+test-jax010: $(OLD_TSTAMP)
+	$(OLD_VENV)/bin/pysdy-opt --version
+	$(OLD_VENV)/bin/lit -sv test/lit
+	$(OLD_VENV)/bin/pytest -q test/py
+else
+test-jax010:
+	@echo "test-jax010: skipped, no Python 3.11 on this machine for jax 0.10.2"
+endif
+
 test-slow: $(TSTAMP)
 	$(VENV)/bin/pytest -q -m slow test/py
 
 bench: $(STAMP)
-	$(PYTHON) bench/propagation.py
+	$(VENV)/bin/python bench/propagation.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(OLD_VENV) build *.egg-info
+
+FORCE:

@@ -25,6 +25,7 @@ from pysdy.passes.pipeline import (
 )
 from pysdy.passes.registry import all_passes, unknown_pass_message
 from pysdy.tools.internal_error import report_internal_error
+from pysdy.versions import version_text
 
 # Flags that take no value: flag name -> OptSettings field.
 _SWITCHES = {
@@ -68,6 +69,7 @@ def _help_text() -> str:
         "                             single-threaded, so Python callbacks never run on MLIR's",
         "                             worker threads (where they would deadlock on the GIL)",
         "  -h, --help                 Show this help",
+        "  --version                  Show pysdy's version and the jax/jaxlib whose Shardy it follows",
         "",
         "Passes (also usable inside --pass-pipeline):",
     ]
@@ -105,6 +107,8 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
             raise UsageError(f"option '{shown_name(arg)}' is not UTF-8 text")
         if name in ("h", "help"):
             raise SystemExit(_print_help())
+        if name == "version":
+            raise SystemExit(_print_version())
         if name == "o":
             if not has_value:
                 if i >= len(argv):
@@ -153,6 +157,11 @@ def _is_upstream_pass(name: str) -> bool:
 
 def _print_help() -> int:
     sys.stdout.write(_help_text())
+    return 0
+
+
+def _print_version() -> int:
+    sys.stdout.write(version_text() + "\n")
     return 0
 
 

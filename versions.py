@@ -1,0 +1,118 @@
+"""The jax/jaxlib lines pysdy supports and what differs between them: one row per line of what its bundled
+Shardy, XLA and JAX do. Passes, the runtime and the JAX hook read the installed line's row; no other module
+compares version numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib.metadata
+
+from jaxlib import version as _jaxlib_version
+
+
+@dataclasses.dataclass(frozen=True)
+class JaxLine:
+    """One jax/jaxlib release line (`0.12`) and the behaviours of its Shardy, XLA and JAX that pysdy follows."""
+
+    line: tuple[int, int]
+    tested: str  # the release of the line the tests ran on
+    # --- Shardy's export pipeline ---
+    # `sdy-verify-unreduced-axes` runs before `sdy-insert-explicit-reshards`.
+    verify_unreduced_axes: bool
+    # `sdy-insert-explicit-reshards` has the `mark-partial-result-with-unreduced-axes` option.
+    reshards_mark_partial_results_unreduced: bool
+    # `sdy-export-pipeline` ends by inlining meshes (`sdy-inline-meshes`).
+    export_inlines_meshes: bool
+    # `enable-insert-explicit-collectives` runs `sdy-optimize-collectives` after `sdy-reshard-to-collectives`.
+    optimize_collectives: bool
+    # --- Shardy's import pipeline ---
+    # `sdy-lift-inlined-meshes` has the `use-single-device-mesh-names` option.
+    lift_meshes_single_device_names_option: bool
+    # `sdy-propagation-pipeline` adds function data-flow edges before applying sharding constraints and sinks
+    # them after, then imports function calls (rather than importing calls right after flattening).
+    import_calls_after_func_edges: bool
+    # `sdy-drop-sharding-and-mesh` keeps meshes still referenced (and has `keep-module-sharding-metadata`).
+    drop_sharding_keeps_referenced_meshes: bool
+    drop_sharding_keep_metadata_option: bool
+
+    @property
+    def name(self) -> str:
+        return f"{self.line[0]}.{self.line[1]}"
+
+
+LINES = (
+    JaxLine(
+        line=(0, 10),
+        tested="0.10.2",
+        verify_unreduced_axes=False,
+        reshards_mark_partial_results_unreduced=False,
+        export_inlines_meshes=False,
+        optimize_collectives=False,
+        lift_meshes_single_device_names_option=False,
+        import_calls_after_func_edges=False,
+        drop_sharding_keeps_referenced_meshes=False,
+        drop_sharding_keep_metadata_option=False,
+    ),
+    JaxLine(
+        line=(0, 11),
+        tested="0.11.2",
+        verify_unreduced_axes=True,
+        reshards_mark_partial_results_unreduced=True,
+        export_inlines_meshes=True,
+        optimize_collectives=True,
+        lift_meshes_single_device_names_option=False,
+        import_calls_after_func_edges=False,
+        drop_sharding_keeps_referenced_meshes=True,
+        drop_sharding_keep_metadata_option=False,
+    ),
+    JaxLine(
+        line=(0, 12),
+        tested="0.12.0.1",
+        verify_unreduced_axes=True,
+        reshards_mark_partial_results_unreduced=True,
+        export_inlines_meshes=True,
+        optimize_collectives=True,
+        lift_meshes_single_device_names_option=True,
+        import_calls_after_func_edges=True,
+        drop_sharding_keeps_referenced_meshes=True,
+        drop_sharding_keep_metadata_option=True,
+    ),
+)
+
+
+class UnsupportedJaxlibError(RuntimeError):
+    """The installed jaxlib is of a line pysdy has no row for."""
+
+
+def installed_jaxlib_version() -> str:
+    return _jaxlib_version._version
+
+
+@functools.cache
+def installed() -> JaxLine:
+    """The row of the installed jaxlib's line; raises UnsupportedJaxlibError for any other line."""
+    text = installed_jaxlib_version()
+    line = tuple(int(part) for part in text.split(".")[:2])
+    for row in LINES:
+        if row.line == line:
+            return row
+    supported = ", ".join(row.name for row in LINES)
+    raise UnsupportedJaxlibError(f"pysdy supports jaxlib {supported}; jaxlib {text} is installed")
+
+
+def version_text() -> str:
+    """pysdy's version and the jax/jaxlib it runs with (read from their metadata, without importing jax)."""
+    from pysdy import __version__
+
+    try:
+        jax_version = importlib.metadata.version("jax")
+    except importlib.metadata.PackageNotFoundError:
+        jax_version = "not installed"
+    try:
+        row = installed()
+        target = f"follows Shardy, XLA and JAX of the jax/jaxlib {row.name} line (tested with {row.tested})"
+    except UnsupportedJaxlibError as error:
+        target = str(error)
+    return f"pysdy {__version__}: jax {jax_version}, jaxlib {installed_jaxlib_version()}; {target}"
