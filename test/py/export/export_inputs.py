@@ -13,6 +13,8 @@ import functools
 
 from jaxlib.mlir import ir, passmanager
 
+from child_process import in_child_process
+from oracle import cpp_output, cpp_pass_pipeline
 from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 
@@ -41,8 +43,7 @@ def split_top_level(text: str) -> list[str]:
 def pipeline_steps(variant: str) -> tuple[str, ...]:
     """The C++ steps of the propagation pipeline (minus module dumps, which are no-ops here)."""
     options = "{dedup-functions-fully=true}" if variant == "dedup" else ""
-    with make_context():
-        text = str(passmanager.PassManager.parse(f"builtin.module(sdy-propagation-pipeline{options})"))
+    text = cpp_pass_pipeline(f"sdy-propagation-pipeline{options}")
     steps = [s for s in split_top_level(text) if s != "sdy-save-module"]
     if variant == "debug":
         for option in _DEBUG_OPTIONS:
@@ -57,31 +58,39 @@ def step_index(variant: str, pass_name: str) -> int:
     raise KeyError(pass_name)
 
 
+@in_child_process
+def _cpp_snapshots(text: str, steps: tuple[str, ...]) -> list[str] | None:
+    """The module before every C++ step, and after the last; None if a step fails."""
+    with make_context():
+        module = ir.Module.parse(text)
+        texts = []
+        try:
+            for step in steps:
+                texts.append(str(module))
+                passmanager.PassManager.parse(f"builtin.module({step})").run(module.operation)
+        except ir.MLIRError:
+            return None
+        texts.append(str(module))
+        return texts
+
+
 @functools.cache
 def _snapshots(variant: str) -> dict[str, list[str]]:
     """Program name -> the module text before every step of the pipeline, and after the last.
 
-    Programs the C++ pipeline fails on are left out, and so, in the debug mode, are programs with sharding
-    groups: jaxlib's C++ crashes on some of them or records garbage origins.
+    Programs the C++ pipeline fails on are left out (the C++ debug-info bookkeeping fails its own verifier on a
+    few), and so, in the debug mode, are programs with sharding groups: jaxlib's C++ crashes on some of them or
+    records garbage origins.
     """
     from jax_corpus import corpus
 
     steps = pipeline_steps(variant)
     snapshots = {}
-    with make_context():
-        for name, text in corpus().items():
-            if variant == "debug" and "sdy.sharding_group" in text:
-                continue
-            module = ir.Module.parse(text)
-            texts = []
-            try:
-                for step in steps:
-                    texts.append(str(module))
-                    passmanager.PassManager.parse(f"builtin.module({step})").run(module.operation)
-            except ir.MLIRError:
-                # The C++ debug-info bookkeeping fails its own verifier on a few programs.
-                continue
-            texts.append(str(module))
+    for name, text in corpus().items():
+        if variant == "debug" and "sdy.sharding_group" in text:
+            continue
+        texts = _cpp_snapshots(text, steps)
+        if texts is not None:
             snapshots[name] = texts
     return snapshots
 
@@ -90,13 +99,6 @@ def corpus_before(variant: str, pass_name: str | None) -> dict[str, str]:
     """Every corpus program as the C++ pipeline hands it to `pass_name` (None: after the whole pipeline)."""
     index = len(pipeline_steps(variant)) if pass_name is None else step_index(variant, pass_name)
     return {name: texts[index] for name, texts in _snapshots(variant).items()}
-
-
-def print_after_cpp(text: str, pipeline: str) -> str:
-    with make_context():
-        module = ir.Module.parse(text)
-        passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
-        return str(module)
 
 
 def print_after_pysdy(text: str, pipeline: str) -> str:
@@ -108,6 +110,6 @@ def print_after_pysdy(text: str, pipeline: str) -> str:
 
 def assert_same_output(text: str, cpp_pipeline: str, pysdy_pipeline: str | None = None) -> None:
     """C++ and pysdy print the same module after running the pipeline on `text`."""
-    expected = print_after_cpp(text, cpp_pipeline)
+    expected = cpp_output(text, cpp_pipeline)
     actual = print_after_pysdy(text, pysdy_pipeline or cpp_pipeline)
     assert actual == expected

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 from explicit_reshard_cases import ALL as CASES
-from export_inputs import assert_same_output, corpus_before, print_after_cpp
+from export_inputs import assert_same_output, corpus_before
 from jax_corpus import program_names
+from oracle import cpp_output
 
 CONSTRAINT_TO_RESHARD = "func.func(sdy-sharding-constraint-to-reshard)"
 INSERT_RESHARDS = "func.func(sdy-insert-explicit-reshards{enable-full-version=false})"
@@ -72,7 +73,7 @@ def test_export_pipeline_with_collectives_matches_cpp_on_edge_case(case, key):
 @pytest.mark.parametrize("pipeline", [CONSTRAINT_TO_RESHARD, INSERT_RESHARDS, INSERT_RESHARDS_FULL])
 def test_edge_cases_exercise_the_pass(pipeline):
     """Several hand-written cases are changed by the C++ pass, so the agreement above means something."""
-    changed = [case for case, text in CASES.items() if print_after_cpp(text, pipeline) != print_after_cpp(text, "")]
+    changed = [case for case, text in CASES.items() if cpp_output(text, pipeline) != cpp_output(text, "")]
     assert len(changed) >= (1 if pipeline == CONSTRAINT_TO_RESHARD else 5)
 
 
@@ -80,4 +81,4 @@ def test_corpus_exercises_insert_reshards():
     """The corpus inputs make the C++ pass insert reshards or all-reduces in both modes."""
     inputs = corpus_before("default", "sdy-insert-explicit-reshards")
     for pipeline in (INSERT_RESHARDS, INSERT_RESHARDS_FULL):
-        assert any(print_after_cpp(text, pipeline) != print_after_cpp(text, "") for text in inputs.values())
+        assert any(cpp_output(text, pipeline) != cpp_output(text, "") for text in inputs.values())

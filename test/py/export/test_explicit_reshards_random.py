@@ -22,8 +22,9 @@ import random
 from typing import Callable
 
 import pytest
-from export_inputs import pipeline_steps, print_after_cpp, print_after_pysdy, step_index
-from jaxlib.mlir import ir, passmanager
+from export_inputs import pipeline_steps, print_after_pysdy, step_index
+from oracle import cpp_output
+from jaxlib.mlir import ir
 
 from propagation.random_modules import random_module
 from propagation.single_op_modules import MORE_OP_GENERATORS, OP_GENERATORS, valid_random_module
@@ -49,21 +50,17 @@ _OFF_TARGET_RESHARD = "the collectives found do not reach the output sharding"
 
 def _propagated(seed: int) -> str | None:
     try:
-        return print_after_cpp(random_module(seed), "sdy-propagation-pipeline")
+        return cpp_output(random_module(seed), "sdy-propagation-pipeline")
     except ir.MLIRError:
         return None  # a module jaxlib's propagation rejects (e.g. a sharding group it cannot satisfy)
 
 
 def _export_input(seed: int) -> str | None:
-    steps = pipeline_steps("default")
-    with make_context():
-        module = ir.Module.parse(random_module(seed))
-        try:
-            for step in steps[: step_index("default", "sdy-constant-or-scalar-merger")]:
-                passmanager.PassManager.parse(f"builtin.module({step})").run(module.operation)
-        except ir.MLIRError:
-            return None
-        return str(module)
+    steps = pipeline_steps("default")[: step_index("default", "sdy-constant-or-scalar-merger")]
+    try:
+        return cpp_output(random_module(seed), ",".join(steps))
+    except ir.MLIRError:
+        return None
 
 
 def _single_op(seed: int) -> str | None:
@@ -103,7 +100,7 @@ def check_seed(source: str, seed: int, pipeline_name: str) -> None:
     pipeline = PIPELINES[pipeline_name]
     actual = _outcome(print_after_pysdy, text, pipeline)
     if not _crashes_cpp(actual) and _OFF_TARGET_RESHARD not in actual:
-        assert actual == _outcome(print_after_cpp, text, pipeline), text
+        assert actual == _outcome(cpp_output, text, pipeline), text
 
 
 @pytest.mark.parametrize("source, pipeline", CASES)
@@ -127,7 +124,7 @@ def test_random_modules_exercise_the_full_version(source, pipeline):
     texts = [text for text in texts if not _crashes_cpp(_outcome(print_after_pysdy, text, pipeline))]
 
     def changes(text: str) -> bool:
-        return _outcome(print_after_cpp, text, pipeline) != _outcome(print_after_cpp, text, "")
+        return _outcome(cpp_output, text, pipeline) != _outcome(cpp_output, text, "")
 
     changed = [text for text in texts if changes(text)]
     assert len(changed) > len(texts) // 2, (len(changed), len(texts))

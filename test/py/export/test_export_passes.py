@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 from export_cases import ALL as CASES
-from jaxlib.mlir import passmanager
-from export_inputs import assert_same_output, corpus_before, pipeline_steps, print_after_cpp, print_after_pysdy, split_top_level
+from export_inputs import assert_same_output, corpus_before, pipeline_steps, print_after_pysdy, split_top_level
 from jax_corpus import program_names
+from oracle import cpp_output, cpp_pass_pipeline
 
-from pysdy.dialects.context import make_context
 from pysdy.passes.export.export_pipeline import ExportPipelinePass
 from pysdy.passes.pipeline import NestedPipeline
 
@@ -100,7 +99,7 @@ def test_pass_matches_cpp_on_edge_case(key, case):
 def test_edge_cases_exercise_the_pass(key):
     """At least one hand-written case is changed by the C++ pass, so the agreement above means something."""
     changed = [
-        case for case, text in CASES.items() if print_after_cpp(text, PASSES[key][0]) != print_after_cpp(text, "")
+        case for case, text in CASES.items() if cpp_output(text, PASSES[key][0]) != cpp_output(text, "")
     ]
     assert changed
 
@@ -145,17 +144,16 @@ def test_export_pipeline_steps_are_jaxlibs(options):
     """pysdy's pipeline runs exactly the passes (and options) jaxlib's `sdy-export-pipeline` expands to,
     and dumps the module where jaxlib's expansion has `sdy-save-module`."""
     option_text = " ".join(f"{k.replace('_', '-')}={str(v).lower()}" for k, v in options.items())
-    with make_context():
-        expected = str(passmanager.PassManager.parse(f"builtin.module(sdy-export-pipeline{{{option_text}}})"))
-        texts = []
-        for steps, dump_name in ExportPipelinePass(**options).stages():
-            texts += map(_step_text, steps)
-            if dump_name is not None:
-                texts.append("sdy-save-module")
-        # Parse pysdy's steps with jaxlib's parser to print them alike; the dump is not a parsable pass.
-        dumps = [i for i, text in enumerate(texts) if text == "sdy-save-module"]
-        passes = [text for text in texts if text != "sdy-save-module"]
-        printed = str(passmanager.PassManager.parse(f"builtin.module({','.join(passes)})"))
+    expected = cpp_pass_pipeline(f"sdy-export-pipeline{{{option_text}}}")
+    texts = []
+    for steps, dump_name in ExportPipelinePass(**options).stages():
+        texts += map(_step_text, steps)
+        if dump_name is not None:
+            texts.append("sdy-save-module")
+    # Parse pysdy's steps with jaxlib's parser to print them alike; the dump is not a parsable pass.
+    dumps = [i for i, text in enumerate(texts) if text == "sdy-save-module"]
+    passes = [text for text in texts if text != "sdy-save-module"]
+    printed = cpp_pass_pipeline(",".join(passes))
     expected_passes = expected.replace(",sdy-save-module", "")
     assert printed == expected_passes
     assert _save_module_positions(expected) == dumps

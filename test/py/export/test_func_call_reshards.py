@@ -10,7 +10,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from export_inputs import assert_same_output, print_after_cpp
+from export_inputs import assert_same_output
+from oracle import cpp_output
 
 MESHES = """sdy.mesh @mesh = <["x"=2, "y"=4]>
 sdy.mesh @mesh2 = <["x"=2, "y"=4]>
@@ -78,6 +79,6 @@ def test_pairings_exercise_every_outcome():
     outcomes = set()
     for callee, call in OUTCOME_EXAMPLES:
         text = _module(callee, call)
-        printed = print_after_cpp(text, "sdy-insert-func-call-reshards")
-        outcomes.add((printed != print_after_cpp(text, ""), "sdy.reshard" in printed))
+        printed = cpp_output(text, "sdy-insert-func-call-reshards")
+        outcomes.add((printed != cpp_output(text, ""), "sdy.reshard" in printed))
     assert outcomes == {(False, False), (True, False), (True, True)}

@@ -7,7 +7,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from export_inputs import assert_same_output, print_after_cpp
+from export_inputs import assert_same_output
+from oracle import cpp_output
 
 T = "tensor<8x6xf32>"
 MESHES = """sdy.mesh @mesh = <["x"=4, "y"=2, "z"=3]>
@@ -74,5 +75,5 @@ SEVERAL_RESULTS = {
 def test_several_results(case):
     func_shardings, call_shardings = SEVERAL_RESULTS[case]
     text = _module(func_shardings, call_shardings)
-    assert print_after_cpp(text, "sdy-insert-func-call-reshards") != print_after_cpp(text, "")
+    assert cpp_output(text, "sdy-insert-func-call-reshards") != cpp_output(text, "")
     assert_same_output(text, "sdy-insert-func-call-reshards")

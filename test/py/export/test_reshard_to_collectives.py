@@ -6,9 +6,10 @@ import functools
 import random
 
 import pytest
-from export_inputs import assert_same_output, corpus_before, print_after_cpp, print_after_pysdy
+from export_inputs import assert_same_output, corpus_before, print_after_pysdy
 from jax_corpus import program_names
 from jaxlib.mlir import ir
+from oracle import cpp_output
 
 from pysdy.dialects.context import make_context
 from pysdy.dialects.sdy import TensorSharding
@@ -177,7 +178,7 @@ def _first_error(text: str, run) -> str:
 
 @pytest.mark.parametrize("case", list(FAILING))
 def test_reshard_fails_as_cpp(case):
-    expected = _first_error(FAILING[case], print_after_cpp)
+    expected = _first_error(FAILING[case], cpp_output)
     assert expected.startswith("failed to legalize operation 'sdy.reshard' that was explicitly marked illegal: ")
     assert _first_error(FAILING[case], print_after_pysdy) == expected
 
@@ -209,14 +210,14 @@ def test_reshard_matches_cpp_on_edge_case(case, pipeline):
 
 
 def test_edge_cases_cover_every_collective():
-    printed = "".join(print_after_cpp(text, TO_COLLECTIVES) for text in CASES.values())
+    printed = "".join(cpp_output(text, TO_COLLECTIVES) for text in CASES.values())
     for name in ("all_gather", "all_slice", "all_to_all", "collective_permute"):
         assert f"sdy.{name}" in printed
 
 
 def test_remove_for_cmv1_matches_cpp():
     assert_same_output(CMV1, REMOVE_FOR_CMV1)
-    assert print_after_cpp(CMV1, REMOVE_FOR_CMV1) != print_after_cpp(CMV1, "")
+    assert cpp_output(CMV1, REMOVE_FOR_CMV1) != cpp_output(CMV1, "")
 
 
 # --------------------------------------------------------------------------
@@ -334,7 +335,7 @@ def _ends_off_target(printed: str, text: str) -> bool:
 
 def _check_random_reshard(seed: int, pipeline: str = TO_COLLECTIVES) -> None:
     text = random_reshard_module(seed)
-    expected = _outcome(print_after_cpp, text, pipeline)
+    expected = _outcome(cpp_output, text, pipeline)
     actual = _outcome(print_after_pysdy, text, pipeline)
     if "do not reach the output sharding" in actual:
         # pysdy refuses a plan that stops short of the output sharding but for axes of size 1, where
@@ -368,7 +369,7 @@ def test_many_random_reshards_match_cpp(seed):
 @functools.cache
 def _corpus_with_full_reshards() -> dict[str, str]:
     return {
-        name: print_after_cpp(text, FULL_RESHARDS)
+        name: cpp_output(text, FULL_RESHARDS)
         for name, text in corpus_before("default", "sdy-insert-explicit-reshards").items()
     }
 
@@ -388,16 +389,16 @@ def test_reshard_matches_cpp_on_jax_corpus(program, pipeline):
 
 @pytest.mark.parametrize("program", program_names())
 def test_remove_for_cmv1_matches_cpp_on_jax_corpus(program):
-    text = print_after_cpp(_corpus_input(program), f"{TO_COLLECTIVES},{COLLECTIVE_CANONICALIZE}")
+    text = cpp_output(_corpus_input(program), f"{TO_COLLECTIVES},{COLLECTIVE_CANONICALIZE}")
     assert_same_output(text, REMOVE_FOR_CMV1)
 
 
 def test_corpus_has_reshards_to_convert():
     inputs = _corpus_with_full_reshards().values()
-    converted = [text for text in inputs if "sdy.reshard" in text and print_after_cpp(text, TO_COLLECTIVES) != text]
+    converted = [text for text in inputs if "sdy.reshard" in text and cpp_output(text, TO_COLLECTIVES) != text]
     assert len(converted) >= 5
 
 
 def test_corpus_exercises_remove_for_cmv1():
-    inputs = [print_after_cpp(text, f"{TO_COLLECTIVES},{COLLECTIVE_CANONICALIZE}") for text in _corpus_with_full_reshards().values()]
-    assert any(print_after_cpp(text, REMOVE_FOR_CMV1) != print_after_cpp(text, "") for text in inputs)
+    inputs = [cpp_output(text, f"{TO_COLLECTIVES},{COLLECTIVE_CANONICALIZE}") for text in _corpus_with_full_reshards().values()]
+    assert any(cpp_output(text, REMOVE_FOR_CMV1) != cpp_output(text, "") for text in inputs)

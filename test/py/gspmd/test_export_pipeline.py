@@ -19,7 +19,7 @@ from jaxlib.mlir import ir
 from xla_export_oracle import (
     DEVICES,
     assert_exports_as_xla,
-    compile_module,
+    compiled_shardings,
     pysdy_export,
 )
 
@@ -230,21 +230,23 @@ def _main_shardings(module_text: str) -> tuple[list[str | None], list[str | None
         return read("arg_attrs") or [None] * n_args, read("res_attrs") or []
 
 
-def _same(exported: str | None, compiled) -> bool:
-    expected = xc.HloSharding.from_proto(compiled)
+def _same(exported: str | None, compiled: str) -> bool:
+    expected = xc.HloSharding.from_string(compiled)
     if exported is None:
         return expected.is_replicated()
     return xc.HloSharding.from_string(exported) == expected
 
 
-def _check_compiled_shardings(exported_module: str, executable) -> None:
+def _check_compiled_shardings(exported_module: str, compiled: tuple[list[str], list[str]]) -> None:
+    """pysdy's @main shardings are those of XLA's executable (`compiled_shardings`)."""
     args, results = _main_shardings(exported_module)
-    for index, (text, compiled) in enumerate(zip(args, executable.get_parameter_shardings())):
+    parameters, outputs = compiled
+    for index, (text, xla) in enumerate(zip(args, parameters)):
         xla_oracle.checks["xla"] += 1
-        assert _same(text, compiled), f"argument {index}: pysdy {text}, XLA {xc.HloSharding.from_proto(compiled)}"
-    for index, (text, compiled) in enumerate(zip(results, executable.get_output_shardings())):
+        assert _same(text, xla), f"argument {index}: pysdy {text}, XLA {xla}"
+    for index, (text, xla) in enumerate(zip(results, outputs)):
         xla_oracle.checks["xla"] += 1
-        assert _same(text, compiled), f"result {index}: pysdy {text}, XLA {xc.HloSharding.from_proto(compiled)}"
+        assert _same(text, xla), f"result {index}: pysdy {text}, XLA {xla}"
 
 
 # Loops whose free variables the HLO translation lifts into the loop state: the translation then gives the
@@ -271,9 +273,9 @@ def _check_program(name: str) -> None:
         return
     partitions = int(_NUM_PARTITIONS.search(text).group(1))
     exported = pysdy_export(text, options="", before="sdy-propagation-pipeline")
-    _check_compiled_shardings(exported, compile_module(text, partitions, shardy=True))
+    _check_compiled_shardings(exported, compiled_shardings(text, partitions, shardy=True))
     if name not in XLA_ABORTS_ON_EXPORTED_LOOPS:
-        _check_compiled_shardings(exported, compile_module(exported, partitions, shardy=False))
+        _check_compiled_shardings(exported, compiled_shardings(exported, partitions, shardy=False))
 
 
 @pytest.mark.parametrize("name", FAST_PROGRAMS)
@@ -319,10 +321,10 @@ def test_default_options_compile_with_gspmd_as_exported():
     module = _HEADER + HAND_CASES["while_without_sharding"] + "\n}"
     exported = pysdy_export(module, options="")
     assert 'stablehlo.while' in exported and 'mhlo.sharding = "{replicated}"' in exported
-    _check_compiled_shardings(exported, compile_module(exported, DEVICES, shardy=False))
+    _check_compiled_shardings(exported, compiled_shardings(exported, DEVICES, shardy=False))
     exported = pysdy_export(_HEADER + HAND_CASES["constraint_reshard_constant_barrier_collectives"] + "\n}", options="")
     assert exported.count("mhlo.copy") == 3 and "@Sharding" not in exported
-    _check_compiled_shardings(exported, compile_module(exported, DEVICES, shardy=False))
+    _check_compiled_shardings(exported, compiled_shardings(exported, DEVICES, shardy=False))
 
 
 # --------------------------------------------------------------------------

@@ -25,8 +25,6 @@ import jax_corpus
 import pytest
 import xla_export_oracle
 import xla_import_oracle
-from jax._src import compiler
-from jax._src.lib import xla_client as xc
 from jaxlib.mlir import ir
 
 from pysdy.dialects.context import make_context
@@ -177,12 +175,8 @@ def test_import_equals_jax_shardy_lowering_whole_corpus(name):
 
 
 def compiled_parameter_shardings(text: str, shardy: bool) -> list[str]:
-    options = compiler.get_compile_options(num_replicas=1, num_partitions=8)
-    options.executable_build_options.use_spmd_partitioning = True
-    options.executable_build_options.use_shardy_partitioner = shardy
-    devices = xc._xla.DeviceList(tuple(jax.devices()))
-    executable = jax.devices()[0].client.compile_and_load(text, devices, options)
-    return [str(xc.HloSharding.from_proto(p)) for p in executable.get_parameter_shardings()]
+    parameters, _ = xla_export_oracle.compiled_shardings(text, xla_export_oracle.DEVICES, shardy)
+    return parameters
 
 
 # Two things XLA (jaxlib 0.10.2) rejects before its Shardy partitioner runs, in modules that only a

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import jax_corpus
 import pytest
-from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir import ir
+from oracle import cpp_output
+from runtime_runs import checked_run
 from xla_export_oracle import assert_exports_as_xla
 
 from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
-from pysdy.runtime.check import check_outputs
-from pysdy.runtime.compile import compile_module
-from pysdy.runtime.execute import execute
-from pysdy.runtime.host_inputs import random_inputs
 
 # A maximal parameter, a maximal intermediate, a maximal `Sharding` custom call, and tiled device lists.
 PYTORCH_XLA_MAXIMAL = """
@@ -34,14 +32,11 @@ module @pytorch_xla_maximal attributes {mhlo.num_partitions = 4 : i32} {
 """
 
 
-def _run(text: str, pipeline: str, cpp: bool = False) -> str:
-    """`text` after `pipeline`, run by pysdy or (cpp) by jaxlib's C++ passes."""
+def _run(text: str, pipeline: str) -> str:
+    """`text` after pysdy's `pipeline`."""
     with make_context():
         module = ir.Module.parse(text)
-        if cpp:
-            passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
-        else:
-            run_pipeline(module, parse_pipeline(f"builtin.module({pipeline})"))
+        run_pipeline(module, parse_pipeline(f"builtin.module({pipeline})"))
         return str(module)
 
 
@@ -60,18 +55,16 @@ def test_import_gives_one_maximal_mesh_per_device():
 @pytest.mark.parametrize("pipeline", ["sdy-propagation-pipeline", "sdy-propagation-pipeline,sdy-export-pipeline"])
 def test_imported_module_propagates_as_cpp(pipeline):
     imported = _imported()
-    assert _run(imported, pipeline) == _run(imported, pipeline, cpp=True)
+    assert _run(imported, pipeline) == cpp_output(imported, pipeline)
 
 
 def test_propagated_module_exports_as_xla():
-    assert_exports_as_xla(_run(_imported(), "sdy-propagation-pipeline", cpp=True), num_partitions=4)
+    assert_exports_as_xla(cpp_output(_imported(), "sdy-propagation-pipeline"), num_partitions=4)
 
 
 @pytest.mark.parametrize("route", ["gspmd", "sdy"])
 def test_partitioned_run_equals_one_device(route):
-    compiled = compile_module(PYTORCH_XLA_MAXIMAL, route=route)
-    inputs = random_inputs(compiled.info)
-    check = check_outputs(PYTORCH_XLA_MAXIMAL, compiled, inputs, execute(compiled, inputs))
+    check = checked_run(PYTORCH_XLA_MAXIMAL, route).check
     assert check.passed, f"{route} against {check.reference}: {check.mismatches}"
 
 
@@ -82,6 +75,6 @@ HOST_CALLBACK_PROGRAMS = ["io_callback_on_sharded_input", "ordered_io_callback_a
 
 @pytest.mark.parametrize("name", HOST_CALLBACK_PROGRAMS)
 def test_host_callback_programs_export_as_xla(name):
-    propagated = _run(getattr(jax_corpus, name)(), "sdy-propagation-pipeline", cpp=True)
+    propagated = cpp_output(getattr(jax_corpus, name)(), "sdy-propagation-pipeline")
     exported = assert_exports_as_xla(propagated)
     assert '"{maximal device=0}"' in exported

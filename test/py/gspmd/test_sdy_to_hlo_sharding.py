@@ -226,8 +226,7 @@ def xla_exported(mesh: Mesh, tensor_shardings: list[TensorSharding]) -> list[str
         f"  sdy.mesh @mesh = {mesh_text}\n"
         f"  func.func public @main({', '.join(arguments)}) {{\n    return\n  }}\n}}"
     )
-    computation = xc._xla.mlir.mlir_module_to_xla_computation(module, use_tuple_args=False, return_tuple=False)
-    exported = {int(i): text for i, text in _PARAMETER_SHARDING.findall(computation.as_hlo_text())}
+    exported = {int(i): text for i, text in _PARAMETER_SHARDING.findall(xla_oracle.hlo_text(module))}
     return [exported.get(i) for i in range(len(tensor_shardings))]
 
 

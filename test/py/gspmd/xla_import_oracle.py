@@ -10,7 +10,7 @@ the constraints are written as `mhlo.custom_call`s (the HLO they become is the
 same) and @main's result shardings are left out. XLA converts the module to HLO
 and back before importing it, so the dump is XLA's import of that HLO: calls
 may be inlined, ops reordered and unused ones gone, but every sharding is
-XLA's own.
+XLA's own. XLA runs in a child process (child_process.py): an abort there fails the test that met it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import jax
 jax.config.update("jax_num_cpu_devices", 8)
 
 import numpy as np  # noqa: E402
+from child_process import in_child_process  # noqa: E402
 from jax._src import xla_bridge  # noqa: E402
 from jax._src.lib import xla_client as xc  # noqa: E402
 from jaxlib.mlir import ir  # noqa: E402
@@ -65,6 +66,7 @@ def _compile_options(dump_to: str) -> xc.CompileOptions:
     return options
 
 
+@in_child_process
 def xla_import(gspmd_text: str) -> str:
     """XLA's import of a module with `mhlo.sharding`s (without @main's result shardings), as XLA dumps it."""
     backend = xla_bridge.get_backend("cpu")

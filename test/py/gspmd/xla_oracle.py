@@ -1,4 +1,8 @@
-"""XLA's own HloSharding parser and printer (jaxlib's xla_client), the oracle for pysdy's hlo_sharding."""
+"""XLA's own HloSharding parser and printer (jaxlib's xla_client), the oracle for pysdy's hlo_sharding.
+
+XLA's translations of whole modules run in a child process (child_process.py): an abort there fails the test that
+met it. The HloSharding parser runs in this process, on text it takes without aborting.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import collections
 
 import pytest
 
+from child_process import in_child_process
 from jax._src.lib import xla_client as xc
 from jaxlib.mlir import ir
 
@@ -109,8 +114,7 @@ def printed_with_metadata(texts: list[str]) -> list[str]:
         + "\n".join(calls)
         + f"\n    return {', '.join(results)} : {', '.join(types)}\n  }}\n}}"
     )
-    computation = xc._xla.mlir.mlir_module_to_xla_computation(module, use_tuple_args=False, return_tuple=False)
-    round_tripped = xc._xla.mlir.xla_computation_to_mlir_module(computation)
+    round_tripped = through_hlo(module)
     printed = {}
 
     def record(op):
@@ -123,6 +127,22 @@ def printed_with_metadata(texts: list[str]) -> list[str]:
         ir.Module.parse(round_tripped).operation.walk(record)
     checks["xla"] += len(texts)
     return [printed[f"s{i}"] for i in range(len(texts))]
+
+
+@in_child_process
+def hlo_text(stablehlo_text: str) -> str:
+    """XLA's translation of a StableHLO module to HLO, as text."""
+    return _to_hlo(stablehlo_text).as_hlo_text()
+
+
+@in_child_process
+def through_hlo(stablehlo_text: str) -> str:
+    """A StableHLO module translated to HLO and back by XLA."""
+    return xc._xla.mlir.xla_computation_to_mlir_module(_to_hlo(stablehlo_text))
+
+
+def _to_hlo(stablehlo_text: str):
+    return xc._xla.mlir.mlir_module_to_xla_computation(stablehlo_text, use_tuple_args=False, return_tuple=False)
 
 
 def _tensor_type(xla: xc.HloSharding) -> str:

@@ -11,7 +11,9 @@ import functools
 
 from jaxlib.mlir import ir, passmanager
 
+from child_process import in_child_process
 from jax_corpus import corpus
+from oracle import cpp_pass_pipeline
 from pysdy.dialects.context import make_context
 from pysdy.passes.diagnostics import warnings_to
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
@@ -28,6 +30,7 @@ def _outcome(module: ir.Module, run, debug_info: bool) -> str:
     return module.operation.get_asm(enable_debug_info=debug_info)
 
 
+@in_child_process
 def run_cpp(text: str, pipeline: str, debug_info: bool = False) -> str:
     with make_context():
         module = ir.Module.parse(text)
@@ -56,8 +59,7 @@ def _split_top_level(text: str) -> list[str]:
 @functools.cache
 def cpp_steps(pipeline: str) -> tuple[str, ...]:
     """The C++ passes `pipeline` expands to, without its module dumps."""
-    with make_context():
-        text = str(passmanager.PassManager.parse(f"builtin.module({pipeline})"))
+    text = cpp_pass_pipeline(pipeline)
     steps = _split_top_level(text[len("builtin.module(") : -1])
     return tuple(s for s in steps if s != "sdy-save-module")
 

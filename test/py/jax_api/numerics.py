@@ -1,4 +1,8 @@
-"""Runs a corpus program through `pysdy.jax.jit` on 8 devices and through plain JAX on one, and compares the results."""
+"""Runs a corpus program through `pysdy.jax.jit` on 8 devices and through plain JAX on one, and compares the results.
+
+Plain JAX (XLA alone, the reference) runs in a child process (child_process.py): an abort there fails the test that
+met it. pysdy's run stays in this process: JAX's arrays, caches and the hook cannot cross.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,8 @@ import dataclasses
 
 import jax
 import numpy as np
-from corpus_programs import CorpusProgram
+from child_process import in_child_process
+from corpus_programs import CorpusProgram, corpus_programs
 
 import pysdy.jax
 
@@ -55,18 +60,27 @@ class NumericsRun:
 
 
 def run_both(program: CorpusProgram, reference_on_mesh: bool = False) -> NumericsRun:
-    """pysdy's partitioned run and plain JAX's: unpartitioned on one device, or, for programs whose bodies name the
-    mesh (shard_map, sharding constraints) and so cannot run on one device, `jax.jit` with the same shardings
-    (XLA's own Shardy partitioner)."""
+    """pysdy's partitioned run and plain JAX's (`plain_jax_outputs`)."""
     args = concrete_args(program)
     jitted = pysdy.jax.jit(program.fn, **program.jit_kwargs())
     partitioned = jax.tree.leaves(jitted(*args))
-    if reference_on_mesh:
-        reference = jax.tree.leaves(jax.jit(program.fn, **program.jit_kwargs())(*args))
-    else:
-        reference = jax.tree.leaves(jax.jit(program.fn)(*jax.device_put(args, jax.devices()[0])))
+    reference = plain_jax_outputs(program.name, reference_on_mesh)
     lowered = jitted.lower(*args)
-    return NumericsRun(partitioned, [np.asarray(r) for r in reference], lowered.compile(), lowered)
+    return NumericsRun(partitioned, reference, lowered.compile(), lowered)
+
+
+@in_child_process
+def plain_jax_outputs(name: str, on_mesh: bool) -> list[np.ndarray]:
+    """Corpus program `name`'s outputs on `concrete_args` from plain JAX: unpartitioned on one device, or, for
+    programs whose bodies name the mesh (shard_map, sharding constraints) and so cannot run on one device
+    (`on_mesh`), `jax.jit` with the program's shardings (XLA's own Shardy partitioner)."""
+    program = corpus_programs()[name]
+    args = concrete_args(program)
+    if on_mesh:
+        outputs = jax.jit(program.fn, **program.jit_kwargs())(*args)
+    else:
+        outputs = jax.jit(program.fn)(*jax.device_put(args, jax.devices()[0]))
+    return [np.asarray(output) for output in jax.tree.leaves(outputs)]
 
 
 def collective_kinds(hlo_text: str) -> set[str]:

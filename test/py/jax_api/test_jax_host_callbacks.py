@@ -9,7 +9,7 @@ import jax_corpus  # noqa: F401  (8 CPU devices, before the backend starts)
 import numpy as np
 import pytest
 from corpus_programs import corpus_programs
-from numerics import concrete_args
+from numerics import concrete_args, plain_jax_outputs
 
 import pysdy.jax
 from pysdy.runtime.comparison import mismatch
@@ -32,8 +32,8 @@ def test_host_callback_program_matches_plain_jax(name):
     assert 'mhlo.sharding = "{maximal device=0}"' in exported and "sdy." not in exported
     first_input = program.in_shardings[0]._to_xla_hlo_sharding(len(program.abstract_args[0].shape))
     assert f'mhlo.sharding = "{first_input}"' in exported
-    same_shardings = _host(jax.jit(program.fn, **program.jit_kwargs())(*args))
-    one_device = _host(jax.jit(program.fn)(*jax.device_put(args, jax.devices()[0])))
+    same_shardings = plain_jax_outputs(name, on_mesh=True)
+    one_device = plain_jax_outputs(name, on_mesh=False)
     assert len(partitioned) == len(same_shardings) == len(one_device)
     for index, (actual, on_mesh, alone) in enumerate(zip(partitioned, same_shardings, one_device)):
         assert mismatch(actual, on_mesh) is None, f"output {index} against jax.jit: {mismatch(actual, on_mesh)}"

@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 import functools
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from typing import Callable
 
 from jaxlib.mlir import ir, passmanager
 
+from child_process import ChildProcessCrash, in_child_process
 from jax_corpus import corpus
+from oracle import cpp_output
 from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
-
-
-def cpp_output(text: str, pipeline: str) -> str:
-    with make_context():
-        module = ir.Module.parse(text)
-        passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
-        return str(module)
 
 
 def pysdy_output(text: str, pipeline: str) -> str:
@@ -28,15 +21,7 @@ def pysdy_output(text: str, pipeline: str) -> str:
         return str(module)
 
 
-def run_cpp(module: ir.Module, pipeline: str) -> None:
-    passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
-
-
-def run_pysdy(module: ir.Module, pipeline: str) -> None:
-    run_pipeline(module, parse_pipeline(pipeline))
-
-
-def outcome(run, text: str, pipeline: str) -> str:
+def _outcome(run: Callable[[ir.Module, str], None], text: str, pipeline: str) -> str:
     """The error (if any) and the module after running `pipeline`: a failing run leaves its module too."""
     with make_context():
         module = ir.Module.parse(text)
@@ -48,19 +33,25 @@ def outcome(run, text: str, pipeline: str) -> str:
         return error + str(module)
 
 
-_worker: ProcessPoolExecutor | None = None
+def pysdy_outcome(text: str, pipeline: str) -> str:
+    return _outcome(lambda module, steps: run_pipeline(module, parse_pipeline(steps)), text, pipeline)
+
+
+@in_child_process
+def cpp_outcome(text: str, pipeline: str) -> str:
+    return _outcome(
+        lambda module, steps: passmanager.PassManager.parse(f"builtin.module({steps})").run(module.operation),
+        text,
+        pipeline,
+    )
 
 
 def cpp_outcome_unless_it_crashes(text: str, pipeline: str) -> str | None:
-    """jaxlib's outcome, run in a worker process; None if jaxlib crashed, as it does where its C++ is
-    undefined (e.g. debug info on ops it erased). The worker is started again after a crash."""
-    global _worker
-    if _worker is None:
-        _worker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    """jaxlib's outcome; None if jaxlib crashed, as it does where its C++ is undefined (e.g. debug info on ops it
+    erased)."""
     try:
-        return _worker.submit(outcome, run_cpp, text, pipeline).result()
-    except BrokenProcessPool:
-        _worker = None
+        return cpp_outcome(text, pipeline)
+    except ChildProcessCrash:
         return None
 
 

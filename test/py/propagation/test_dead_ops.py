@@ -9,9 +9,10 @@ of one instance whose result nobody uses is inserted; after jaxlib's
 import functools
 
 import pytest
-from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir import ir
 
 from jax_corpus import corpus
+from oracle import cpp_output
 from pysdy.dialects.context import make_context
 from pysdy.passes.propagation.dead_ops import may_be_erased_when_unused
 
@@ -28,29 +29,28 @@ def _copyable(op: ir.Operation) -> bool:
     return not any(use.owner.name == "sdy.data_flow_edge" for r in op.results for use in r.uses)
 
 
+def _ops(module: ir.Module) -> list[ir.Operation]:
+    ops = []
+    module.operation.walk(lambda op: (ops.append(op.operation), ir.WalkResult.ADVANCE)[1])
+    return ops
+
+
 @functools.cache
 def erased_by_cpp() -> dict[str, tuple[bool, bool]]:
     """op kind -> (C++ erased the unused copy, pysdy says it would be erased)."""
     verdicts: dict[str, tuple[bool, bool]] = {}
     for text in corpus().values():
         with make_context():
-            module = ir.Module.parse(text)
-            passmanager.PassManager.parse("builtin.module(sdy-import-pipeline)").run(module.operation)
-            ops = []
-            module.operation.walk(lambda op: (ops.append(op.operation), ir.WalkResult.ADVANCE)[1])
+            module = ir.Module.parse(cpp_output(text, "sdy-import-pipeline"))
             copies = {}
-            for op in ops:
+            for op in _ops(module):
                 if op.name in verdicts or op.name in copies or not _copyable(op):
                     continue
                 copy = op.clone(ir.InsertionPoint(op))
                 copy.attributes[MARK] = ir.UnitAttr.get()
                 copies[op.name] = may_be_erased_when_unused(copy)
-            passmanager.PassManager.parse("builtin.module(sdy-basic-propagate)").run(module.operation)
-            survivors = set()
-            module.operation.walk(
-                lambda op: (survivors.add(op.operation.name) if MARK in op.operation.attributes else None,
-                            ir.WalkResult.ADVANCE)[1]
-            )
+            propagated = ir.Module.parse(cpp_output(str(module), "sdy-basic-propagate"))
+            survivors = {op.name for op in _ops(propagated) if MARK in op.attributes}
             for name, predicted in copies.items():
                 verdicts[name] = (name not in survivors, predicted)
     return verdicts

@@ -30,20 +30,11 @@ import re
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
-from jaxlib.mlir import ir, passmanager
 
 from jax_corpus import corpus, program_names
-from propagation_oracle import (
-    cpp_outcome_unless_it_crashes,
-    cpp_output,
-    first_difference,
-    imported_corpus,
-    outcome,
-    run_cpp,
-    run_pysdy,
-)
+from oracle import cpp_output, cpp_pass_pipeline
+from propagation_oracle import cpp_outcome, cpp_outcome_unless_it_crashes, first_difference, imported_corpus, pysdy_outcome
 from random_modules import modules
-from pysdy.dialects.context import make_context
 
 PASSES = [
     "sdy-basic-propagate",
@@ -298,10 +289,7 @@ func.func private @f(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {{
 @functools.cache
 def imported(text: str) -> str:
     """`text` after jaxlib's import pipeline."""
-    with make_context():
-        module = ir.Module.parse(text)
-        run_cpp(module, "sdy-import-pipeline")
-        return str(module)
+    return cpp_output(text, "sdy-import-pipeline")
 
 
 def hand_written(name: str) -> str:
@@ -328,8 +316,8 @@ def with_edge_sources_in_order(text: str) -> str:
 
 
 def assert_matches_cpp(text: str, pipeline: str) -> None:
-    expected = with_edge_sources_in_order(outcome(run_cpp, text, pipeline))
-    actual = outcome(run_pysdy, text, pipeline)
+    expected = with_edge_sources_in_order(cpp_outcome(text, pipeline))
+    actual = pysdy_outcome(text, pipeline)
     assert actual == expected, first_difference(expected, actual)
 
 
@@ -342,14 +330,14 @@ def test_hand_written(case, pass_, option):
 
 def test_verifier_rejects_edges_with_several_sources():
     """The one case where jaxlib fails: pysdy records the same edge and fails with the same message."""
-    error = outcome(run_pysdy, hand_written("while_loop"), f"sdy-basic-propagate{{{EDGES}}}").splitlines()[:2]
+    error = pysdy_outcome(hand_written("while_loop"), f"sdy-basic-propagate{{{EDGES}}}").splitlines()[:2]
     assert error[1].endswith("'sdy.data_flow_edge' op expected a value ref to have an operand index in range [0, 1), got: 1")
 
 
 def test_both_options_off_add_nothing():
     text = hand_written("constraints_and_results")
-    assert outcome(run_pysdy, text, "sdy-basic-propagate") == outcome(run_cpp, text, "sdy-basic-propagate")
-    assert "sdy.sharding_origin" not in outcome(run_pysdy, text, "sdy-basic-propagate")
+    assert pysdy_outcome(text, "sdy-basic-propagate") == cpp_outcome(text, "sdy-basic-propagate")
+    assert "sdy.sharding_origin" not in pysdy_outcome(text, "sdy-basic-propagate")
 
 
 @pytest.mark.parametrize("option", OPTIONS)
@@ -373,7 +361,7 @@ func.func @main(%arg0: tensor<6x12x3xf32>) -> (tensor<216xf32> {sdy.sharding = #
 
 @pytest.mark.parametrize("pass_", PASSES)
 def test_factor_after_overflow_axes_records_what_reached_the_operand(pass_):
-    output = outcome(run_pysdy, FACTOR_AFTER_OVERFLOW, f"{pass_}{{{OPTIONS['both']}}}")
+    output = pysdy_outcome(FACTOR_AFTER_OVERFLOW, f"{pass_}{{{OPTIONS['both']}}}")
     assert '%arg0: tensor<6x12x3xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y":(1)2, ?}, {?}, {?}]>, sdy.sharding_origins = {"y:(1)2" = "output: 0"}}' in output
     assert 'stablehlo.reshape %arg0 {sdy.propagation_edges = #sdy.propagation_edges<[{step-1 = [{"y":(1)2 = result-0 -> [operand-0]}]}]>' in output
 
@@ -427,8 +415,7 @@ def test_already_recorded_info(case, pass_, option):
 def _jaxlib_import_in_debug_mode() -> str:
     """The steps jaxlib's sdy-propagation-pipeline runs before propagation, with its debug options on:
     its sdy-apply-sharding-constraints then records the constraints it applies, from step 0."""
-    with make_context():
-        pipeline = str(passmanager.PassManager.parse("builtin.module(sdy-propagation-pipeline)"))
+    pipeline = cpp_pass_pipeline("sdy-propagation-pipeline")
     steps = pipeline[len("builtin.module(") : pipeline.index(",sdy-user-priority-propagate{")]
     steps = steps.replace(",sdy-save-module", "")  # module dumps, which have no text form
     for option in ("debug-sharding-origins", "debug-propagation-edge-sharding"):
@@ -465,7 +452,7 @@ def _check_random_module(text: str, pass_: str) -> None:
     garbage. Where jaxlib crashes (a factor after one with overflow axes), pysdy must still run."""
     module = cpp_output(text, "sdy-import-pipeline")
     pipeline = f"{pass_}{{{OPTIONS['edges'] if 'sdy.sharding_group' in module else OPTIONS['both']}}}"
-    actual = outcome(run_pysdy, module, pipeline)
+    actual = pysdy_outcome(module, pipeline)
     expected = cpp_outcome_unless_it_crashes(module, pipeline)
     if expected is not None:
         expected = with_edge_sources_in_order(expected)
@@ -550,7 +537,7 @@ def test_groups_edges_match_cpp(case, pass_):
 
 @pytest.mark.parametrize("pass_", PASSES)
 def test_synced_argument_takes_the_origin_of_its_group_mate(pass_):
-    output = outcome(run_pysdy, grouped("synced_arguments"), f"{pass_}{{{ORIGINS}}}")
+    output = pysdy_outcome(grouped("synced_arguments"), f"{pass_}{{{ORIGINS}}}")
     # %arg1 is no user sharding of its own: its "x" is %arg0's, "input: 0", and so are its uses'.
     assert '%arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>, sdy.sharding_origins = {x = "input: 0"}}' in output
     assert 'stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>, sdy.sharding_origins = [{x = "input: 0"}]}' in output
@@ -558,14 +545,14 @@ def test_synced_argument_takes_the_origin_of_its_group_mate(pass_):
 
 @pytest.mark.parametrize("pass_", PASSES)
 def test_member_synced_in_propagation_takes_the_origin(pass_):
-    output = outcome(run_pysdy, grouped("synced_in_propagation"), f"{pass_}{{{ORIGINS}}}")
+    output = pysdy_outcome(grouped("synced_in_propagation"), f"{pass_}{{{ORIGINS}}}")
     assert 'stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>, sdy.sharding_origins = [{x = "input: 0"}]}' in output
     assert 'stablehlo.multiply %1, %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>, sdy.sharding_origins = [{x = "input: 0"}]}' in output
     assert '%arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}, {?}]>, sdy.sharding_origins = {x = "input: 0"}}' in output
 
 
 def test_constraints_the_group_sync_inserts_are_no_origins():
-    output = outcome(run_pysdy, grouped("conflicting_members"), f"sdy-basic-propagate{{{ORIGINS}}}")
+    output = pysdy_outcome(grouped("conflicting_members"), f"sdy-basic-propagate{{{ORIGINS}}}")
     assert output.count("sdy.sharding_constraint") == 2
     assert "sdy.sharding_origin_name" not in output
     assert 'sdy.sharding_origins = {x = "self"}}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>, sdy.sharding_origins = {y = "self"}}' in output

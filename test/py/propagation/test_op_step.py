@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 import pytest
-from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir import ir
 
+from oracle import cpp_output
 from single_op_modules import MESH_NAME, OP_GENERATORS, valid_random_module
 
 from pysdy.dialects.context import make_context
@@ -130,8 +131,7 @@ MODES.update({
 def cpp_shardings(text: str, mode: Mode):
     """(arg shardings, op result shardings) after the C++ pass."""
     options = "{conservative-propagation=true}" if mode.conservative else ""
-    module = ir.Module.parse(text)
-    passmanager.PassManager.parse(f"builtin.module({mode.pass_name}{options})").run(module.operation)
+    module = ir.Module.parse(cpp_output(text, f"{mode.pass_name}{options}"))
     func_op, op = _body(module)
     return _arg_shardings(func_op), _result_shardings(op)
 

@@ -5,7 +5,8 @@ The modules are in the form propagation receives them (data-flow edges added).
 
 import pytest
 
-from propagation_oracle import cpp_output, first_difference, pysdy_output
+from oracle import cpp_output
+from propagation_oracle import first_difference, pysdy_output
 from test_propagation_on_jax_programs import PASSES
 
 MESH = 'sdy.mesh @mesh = <["a"=2, "b"=4]>\n'

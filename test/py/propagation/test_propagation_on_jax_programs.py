@@ -3,7 +3,8 @@
 import pytest
 
 from jax_corpus import program_names
-from propagation_oracle import cpp_output, first_difference, imported_corpus, pysdy_output
+from oracle import cpp_output
+from propagation_oracle import first_difference, imported_corpus, pysdy_output
 
 PASSES = [
     "sdy-basic-propagate",

@@ -3,11 +3,10 @@
 import re
 
 import pytest
-from jaxlib.mlir import passmanager
 
 from jax_corpus import corpus, program_names
-from propagation_oracle import cpp_output, first_difference, pysdy_output
-from pysdy.dialects.context import make_context
+from oracle import cpp_output, cpp_pass_pipeline
+from propagation_oracle import first_difference, pysdy_output
 from pysdy.passes.pipeline import NestedPipeline
 from pysdy.passes.propagation.propagation_pipeline import PropagationPipelinePass
 
@@ -33,8 +32,7 @@ def _text(steps) -> str:
 @pytest.mark.parametrize("dedup", [False, True])
 def test_steps_are_jaxlib_expansion_of_the_pipeline(dedup):
     option = str(dedup).lower()
-    with make_context():
-        expanded = str(passmanager.PassManager.parse(f"builtin.module(sdy-propagation-pipeline{{dedup-functions-fully={option}}})"))
+    expanded = cpp_pass_pipeline(f"sdy-propagation-pipeline{{dedup-functions-fully={option}}}")
     expected = _pass_names(expanded[len("builtin.module(") : -1])
     assert _pass_names(_text(PropagationPipelinePass(dedup_functions_fully=dedup).steps())) == expected
 

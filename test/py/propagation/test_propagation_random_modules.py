@@ -10,7 +10,8 @@ reports the failing module (the raw one, before import) as "Falsifying example".
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from propagation_oracle import cpp_output, first_difference, pysdy_output
+from oracle import cpp_output
+from propagation_oracle import first_difference, pysdy_output
 from pysdy.passes.registry import lookup_pass
 from random_modules import modules
 

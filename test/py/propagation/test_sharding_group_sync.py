@@ -9,6 +9,7 @@ sharding-group warning, with their locations.
 import pytest
 from jaxlib.mlir import ir, passmanager
 
+from child_process import in_child_process
 from propagation_oracle import first_difference
 from pysdy.dialects.context import make_context
 from pysdy.passes.diagnostics import warnings_to
@@ -161,6 +162,7 @@ def _group_warnings(warnings: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(location, message) for location, message in warnings if message.startswith(GROUP_WARNING)]
 
 
+@in_child_process
 def cpp_outcome(text: str, pipeline: str) -> Outcome:
     """The printed module and the (location, message) of each sharding-group warning of jaxlib's C++."""
     warnings = []

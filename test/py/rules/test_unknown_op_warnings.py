@@ -1,15 +1,12 @@
 """Which ops without a rule Shardy warns about ("unknown to SDY sharding rule registry"), against the C++.
 
-Shardy warns once per process, so each C++ run is a fresh process.
+Shardy warns once per process, so each C++ run is in a fresh child process.
 """
 
-import ast
-import subprocess
-import sys
-
 import pytest
-from jaxlib.mlir import ir
+from jaxlib.mlir import ir, passmanager
 
+from child_process import in_child_process
 from pysdy.dialects.context import make_context
 from pysdy.passes.diagnostics import warnings_to
 from pysdy.passes.propagation.rules import registry
@@ -58,23 +55,14 @@ func.func @f(%a: {T}) {{
 }}"""
 
 
-CPP_WARNINGS = """
-import sys
-from jaxlib.mlir import ir, passmanager
-from pysdy.dialects.context import make_context
-context = make_context()
-messages = []
-context.attach_diagnostic_handler(lambda d: (messages.append(d.message), True)[1])
-with context:
-    module = ir.Module.parse(sys.stdin.read())
-    passmanager.PassManager.parse("builtin.module(func.func(sdy-populate-op-sharding-rules))").run(module.operation)
-print(repr(messages))
-"""
-
-
+@in_child_process(fresh=True)
 def cpp_warnings(text: str) -> list[str]:
-    result = subprocess.run([sys.executable, "-c", CPP_WARNINGS], input=text, capture_output=True, text=True, check=True)
-    return ast.literal_eval(result.stdout)
+    messages = []
+    with make_context() as context:
+        context.attach_diagnostic_handler(lambda d: (messages.append(d.message), True)[1])
+        module = ir.Module.parse(text)
+        passmanager.PassManager.parse("builtin.module(func.func(sdy-populate-op-sharding-rules))").run(module.operation)
+    return messages
 
 
 def pysdy_warnings(text: str, monkeypatch) -> list[str]:

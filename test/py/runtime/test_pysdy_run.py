@@ -1,4 +1,5 @@
-"""`pysdy-run` end to end in this process: inputs and outputs as .npz, the JSON report, and its error messages."""
+"""`pysdy-run` end to end: inputs and outputs as .npz, the JSON report, and its error messages. It runs in the child
+process (runtime_runs.py), where XLA compiles; the test that patches the check runs in this process."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import jax_corpus  # noqa: F401  (gives JAX its 8 CPU devices before the backend starts)
 import numpy as np
 import pytest
+from runtime_runs import run_cli
 
 from pysdy.runtime.comparison import mismatch
 from pysdy.tools.pysdy_run import main
@@ -49,28 +51,32 @@ def _matmul_inputs():
     return rng.standard_normal((8, 16)).astype(np.float32), rng.standard_normal((16, 4)).astype(np.float32)
 
 
-def _fails_with(arguments, capsys, message: str) -> None:
-    assert main(arguments) == 1
-    error = capsys.readouterr().err
+def _fails_with(arguments, message: str) -> None:
+    status, _, error = run_cli(arguments)
+    assert status == 1, error
     assert message in error, error
     assert "Traceback" not in error
 
 
+def _passes(arguments) -> str:
+    status, output, error = run_cli(arguments)
+    assert status == 0, error
+    return output
+
+
 @pytest.mark.parametrize("route", ["gspmd", "sdy"])
-def test_inputs_and_outputs_round_trip(module_file, tmp_path, route, capsys):
+def test_inputs_and_outputs_round_trip(module_file, tmp_path, route):
     a, b = _matmul_inputs()
     out = tmp_path / "out.npz"
     arguments = [module_file, "--inputs", _inputs(tmp_path, arg0=a, arg1=b), "--outputs", str(out), "--route", route]
-    assert main(arguments + ["--check"]) == 0
-    assert "check against one device, shardings removed: passed" in capsys.readouterr().out
+    assert "check against one device, shardings removed: passed" in _passes(arguments + ["--check"])
     with np.load(out) as results:
         assert results.files == ["result0"]
         assert mismatch(results["result0"], a @ b) is None
 
 
-def test_json_report_parses_and_names_the_reduction(module_file, capsys):
-    assert main([module_file, "--check", "--report", "json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+def test_json_report_parses_and_names_the_reduction(module_file):
+    report = json.loads(_passes([module_file, "--check", "--report", "json"]))
     assert report["route"] == "gspmd"
     assert len(report["devices"]) == 8
     assert [v["name"] for v in report["inputs"]] == ["arg0", "arg1"]
@@ -82,54 +88,57 @@ def test_json_report_parses_and_names_the_reduction(module_file, capsys):
     assert report["check"]["passed"] is True
 
 
-def test_text_report_sections(module_file, capsys):
-    assert main([module_file, "--report"]) == 0
-    text = capsys.readouterr().out
+def test_text_report_sections(module_file):
+    text = _passes([module_file, "--report"])
     for heading in ("route:    gspmd", "memory per device:", "collectives:", "arg1 float32[16,4]"):
         assert heading in text
 
 
-def test_wrong_input_names(module_file, tmp_path, capsys):
+def test_wrong_input_names(module_file, tmp_path):
     a, b = _matmul_inputs()
     message = "inputs must be named arg0, arg1: missing arg1; unexpected x"
-    _fails_with([module_file, "--inputs", _inputs(tmp_path, arg0=a, x=b)], capsys, message)
+    _fails_with([module_file, "--inputs", _inputs(tmp_path, arg0=a, x=b)], message)
 
 
-def test_wrong_input_shape(module_file, tmp_path, capsys):
+def test_wrong_input_shape(module_file, tmp_path):
     a, b = _matmul_inputs()
     message = "input arg1 is float32[4,16], but main's argument is float32[16,4]"
-    _fails_with([module_file, "--inputs", _inputs(tmp_path, arg0=a, arg1=b.T)], capsys, message)
+    _fails_with([module_file, "--inputs", _inputs(tmp_path, arg0=a, arg1=b.T)], message)
 
 
-def test_wrong_input_dtype(module_file, tmp_path, capsys):
+def test_wrong_input_dtype(module_file, tmp_path):
     a, b = _matmul_inputs()
     message = "input arg0 is float64[8,16], but main's argument is float32[8,16]"
-    _fails_with([module_file, "--inputs", _inputs(tmp_path, arg0=a.astype(np.float64), arg1=b)], capsys, message)
+    _fails_with([module_file, "--inputs", _inputs(tmp_path, arg0=a.astype(np.float64), arg1=b)], message)
 
 
-def test_mesh_larger_than_the_device_count(module_file, capsys):
+def test_mesh_larger_than_the_device_count(module_file):
     message = "mesh @mesh spans 8 devices, more than the 4 the module is compiled for"
-    _fails_with([module_file, "--devices", "4"], capsys, message)
+    _fails_with([module_file, "--devices", "4"], message)
 
 
-def test_too_few_devices(tmp_path, capsys):
+def test_too_few_devices(tmp_path):
     path = tmp_path / "big.mlir"
     path.write_text(SIXTEEN_DEVICE_MESH)
-    _fails_with([str(path)], capsys, "too few devices: the module needs 16, the cpu backend has 8")
+    _fails_with([str(path)], "too few devices: the module needs 16, the cpu backend has 8")
 
 
-def test_unreadable_file_and_invalid_module(tmp_path, capsys):
-    _fails_with([str(tmp_path / "missing.mlir")], capsys, "could not open input file")
+def test_unreadable_file_and_invalid_module(tmp_path):
+    _fails_with([str(tmp_path / "missing.mlir")], "could not open input file")
     bad = tmp_path / "bad.mlir"
     bad.write_text("module { func.func @main( }")
-    _fails_with([str(bad)], capsys, "not a valid module")
+    _fails_with([str(bad)], "not a valid module")
 
 
 def test_outputs_differing_from_the_reference_fail_the_check(module_file, monkeypatch, capsys):
+    """In this process, since it patches the comparison."""
     import pysdy.runtime.check as check
 
     monkeypatch.setattr(check, "mismatch", lambda actual, expected: "1 of 32 elements differ")
-    _fails_with([module_file, "--check"], capsys, "outputs differ from one device, shardings removed")
+    assert main([module_file, "--check"]) == 1
+    error = capsys.readouterr().err
+    assert "outputs differ from one device, shardings removed" in error, error
+    assert "Traceback" not in error
 
 
 GSPMD_FORM = """
@@ -144,11 +153,10 @@ module @matmul_gspmd attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
 """
 
 
-def test_a_module_in_gspmd_form_is_imported_first(tmp_path, capsys):
+def test_a_module_in_gspmd_form_is_imported_first(tmp_path):
     path = tmp_path / "gspmd.mlir"
     path.write_text(GSPMD_FORM)
-    assert main([str(path), "--check", "--report", "json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    report = json.loads(_passes([str(path), "--check", "--report", "json"]))
     assert report["pipeline"].startswith("xla-sdy-stablehlo-import-pipeline,sdy-propagation-pipeline,")
     assert report["inputs"][1]["sdy_sharding"] == '#sdy.sharding<@mesh, [{"_axis_1"}, {}]>'
     assert report["check"]["passed"] is True

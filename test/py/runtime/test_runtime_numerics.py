@@ -10,13 +10,9 @@ import re
 import jax_corpus
 import pytest
 from jax._src import config as jax_config
+from runtime_runs import CheckedRun, checked_run
 
-from pysdy.runtime.check import check_outputs
-from pysdy.runtime.collectives import find_collectives
-from pysdy.runtime.compile import compile_module
 from pysdy.runtime.errors import RuntimeInputError
-from pysdy.runtime.execute import execute
-from pysdy.runtime.host_inputs import random_inputs
 
 ROUTES = ("gspmd", "sdy")
 REDUCTION = {"all-reduce", "reduce-scatter"}
@@ -76,28 +72,24 @@ def lowered_for_gspmd(name: str) -> str:
         return getattr(jax_corpus, name)()
 
 
-def run_and_check(name: str, route: str, text: str | None = None):
-    text = lowered(name) if text is None else text
-    compiled = compile_module(text, route=route)
-    inputs = random_inputs(compiled.info)
-    outputs = execute(compiled, inputs)
-    check = check_outputs(text, compiled, inputs, outputs)
-    assert check.passed, f"{name} ({route}) against {check.reference}: {check.mismatches}"
-    return compiled
+def run_and_check(name: str, route: str, text: str | None = None) -> CheckedRun:
+    run = checked_run(lowered(name) if text is None else text, route)
+    assert run.check.passed, f"{name} ({route}) against {run.check.reference}: {run.check.mismatches}"
+    return run
 
 
-def _assert_required_collectives(name: str, compiled, required: set[str] | None) -> None:
+def _assert_required_collectives(name: str, run: CheckedRun, required: set[str] | None) -> None:
     if required is None:
         return
-    kinds = {c.kind for c in find_collectives(compiled.partitioned_hlo(), len(compiled.devices))}
+    kinds = run.collective_kinds
     assert kinds & required, f"{name}: partitioned HLO has {sorted(kinds)}, expected one of {sorted(required)}"
 
 
 @pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("name", FAST_PROGRAMS)
 def test_corpus_program_matches_reference(name, route):
-    compiled = run_and_check(name, route)
-    _assert_required_collectives(name, compiled, REQUIRED_COLLECTIVES[name])
+    run = run_and_check(name, route)
+    _assert_required_collectives(name, run, REQUIRED_COLLECTIVES[name])
 
 
 @pytest.mark.slow
@@ -108,9 +100,9 @@ def test_whole_corpus_matches_reference(name, route):
         with pytest.raises(RuntimeInputError, match=re.escape(CANNOT_RUN[name][route])):
             run_and_check(name, route)
         return
-    compiled = run_and_check(name, route)
+    run = run_and_check(name, route)
     required = REQUIRED_COLLECTIVES.get(name) or WHOLE_CORPUS_REQUIRED.get(name)
-    _assert_required_collectives(name, compiled, required)
+    _assert_required_collectives(name, run, required)
 
 
 # JAX lowers unreduced shardings only for Shardy (see test/py/gspmd/test_import_pipeline.py).
@@ -126,5 +118,5 @@ def test_whole_corpus_lowered_for_gspmd_matches_reference(name):
         with pytest.raises(RuntimeInputError, match=re.escape(CANNOT_RUN[name]["gspmd"])):
             run_and_check(name, "gspmd", text)
         return
-    compiled = run_and_check(name, "gspmd", text)
-    assert compiled.pipeline.startswith("xla-sdy-stablehlo-import-pipeline,")
+    run = run_and_check(name, "gspmd", text)
+    assert run.pipeline.startswith("xla-sdy-stablehlo-import-pipeline,")
