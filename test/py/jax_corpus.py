@@ -13,10 +13,14 @@ jax.config.update("jax_num_cpu_devices", 8)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
-from jax.experimental.shard_alike import shard_alike  # noqa: E402
 from jax.experimental import io_callback  # noqa: E402
 from jax.sharding import AxisType, NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
+
+try:  # JAX 0.11 removed shard_alike, and with it the only way JAX lowers sharding groups
+    from jax.experimental.shard_alike import shard_alike  # noqa: E402
+except ImportError:
+    shard_alike = None
 
 F32 = jnp.float32
 _PROGRAMS: dict[str, Callable[[], str]] = {}
@@ -798,10 +802,14 @@ def explicit_mesh_unreduced_matmul():
         return jax.jit(fn).lower(*args).as_text()
 
 
-# ----- shard_alike (sharding groups) -----
+# ----- shard_alike (sharding groups), with the JAX lines that have it -----
 
 
-@_program
+def _shard_alike_program(fn: Callable[[], str]) -> Callable[[], str]:
+    return _program(fn) if shard_alike is not None else fn
+
+
+@_shard_alike_program
 def shard_alike_output_like_input():
     def fn(x):
         _, z = shard_alike(x, (x * x) * 2)
@@ -810,7 +818,7 @@ def shard_alike_output_like_input():
     return _lower(fn, _mesh(2), (P("x", "y"),), (_array(8, 16),))
 
 
-@_program
+@_shard_alike_program
 def shard_alike_chained():
     def fn(x):
         _, y = shard_alike(x, x * 2)
@@ -820,7 +828,7 @@ def shard_alike_chained():
     return _lower(fn, _mesh(2), (P("x", "y"),), (_array(8, 16),))
 
 
-@_program
+@_shard_alike_program
 def shard_alike_conflicting_constraints():
     mesh = _mesh(2)
 
@@ -833,7 +841,7 @@ def shard_alike_conflicting_constraints():
     return _lower(fn, mesh, (P(),), (_array(8, 16),))
 
 
-@_program
+@_shard_alike_program
 def shard_alike_around_shard_map():
     mesh = _mesh(2)
     mapped = jax.shard_map(lambda x: lax.psum(x, "x"), mesh=mesh, in_specs=P("x", "y"), out_specs=P(None, "y"))
@@ -846,7 +854,7 @@ def shard_alike_around_shard_map():
     return _lower(fn, mesh, (P("x", "y"),), (_array(8, 16),))
 
 
-@_program
+@_shard_alike_program
 def shard_alike_inside_shard_map():
     mesh = _mesh(2)
 
@@ -858,7 +866,7 @@ def shard_alike_inside_shard_map():
     return _lower(mapped, mesh, (P("x", "y"), P("x", None)), (_array(8, 16), _array(8, 16)))
 
 
-@_program
+@_shard_alike_program
 def shard_alike_in_scan_body():
     def fn(w, x):
         def step(carry, _):
