@@ -33,7 +33,8 @@ def same_mesh(first: Mesh, second: Mesh, ignore_device_ids: bool) -> bool:
 
 
 def is_fully_replicated(sharding: Optional[TensorSharding]) -> bool:
-    return sharding is None or (not sharding.unreduced and all(not dim.axes for dim in sharding.dims))
+    """Shardy's `isFullyReplicated`: no dimension is sharded (unreduced axes do not count)."""
+    return sharding is None or all(not dim.axes for dim in sharding.dims)
 
 
 def is_equivalent(first: Optional[TensorSharding], second: Optional[TensorSharding]) -> bool:

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional, Sequence
 
 from jaxlib.mlir import ir
 
-from pysdy.dialects.sdy import AxisRef, TensorSharding
+from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding
 from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.export.reshard_ir import (
     MeshTable,
     axis_list_attr,
     axis_set_diff,
     create_all_reduce,
+    create_reshard,
+    is_equivalent,
     sort_and_merge_axes,
     with_unreduced,
 )
@@ -34,6 +37,7 @@ def all_reduce_if_unreduced_to_replicated(
     """
     if source is None or not source.unreduced:
         return source
+    _check_same_mesh(source, target, meshes, user, "the operand has unreduced axes but its user's sharding has another mesh")
     target_unreduced = target.unreduced if target is not None else ()
     axes = axis_set_diff(source.unreduced, target_unreduced, meshes.of(source))
     if not axes:
@@ -41,6 +45,15 @@ def all_reduce_if_unreduced_to_replicated(
     sharding = with_unreduced(source, axis_set_diff(source.unreduced, axes, meshes.of(source)))
     user.operands[operand_index] = create_all_reduce(user.operands[operand_index], axes, sharding)
     return sharding
+
+
+def _check_same_mesh(
+    first: TensorSharding, second: Optional[TensorSharding], meshes: MeshTable, op: ir.Operation, message: str
+) -> None:
+    """Reports `message` on `op` if `second` has another mesh than `first` (device order counts); Shardy aborts there."""
+    if second is not None and meshes.of(first) != meshes.of(second):
+        op.location.emit_error(message)
+        raise PassFailure()
 
 
 def _unreduced_axes(value: ir.Value) -> tuple[AxisRef, ...]:
@@ -88,49 +101,67 @@ def reduction_axes_needing_all_reduce(
     return sort_and_merge_axes(axis_set_diff(reduction_axes, unreduced, mesh), mesh)
 
 
-def _sharded_to_unreduced_axes_per_dim(
-    in_sharding: TensorSharding, out_sharding: TensorSharding, meshes: MeshTable
-) -> list[list[AxisRef]]:
-    """Per dimension, the axes sharding it in `in_sharding` that `out_sharding` drops (to make them unreduced)."""
-    mesh = meshes.of(in_sharding)
-    per_dim = []
-    for in_dim, out_dim in zip(in_sharding.dims, out_sharding.dims):
-        in_axes, out_axes = in_dim.axes, out_dim.axes
-        status = axis_refs.axis_list_prefix_status(out_axes, in_axes)
-        if status is PrefixStatus.EQUAL:
-            per_dim.append([])
-            continue
-        diff = []
-        if out_axes and out_axes[-1] != in_axes[len(out_axes) - 1]:
-            diff.append(axis_refs.suffix_without_overlap(in_axes[len(out_axes) - 1], out_axes[-1], mesh))
-        diff.extend(in_axes[len(out_axes):])
-        per_dim.append(diff)
-    return per_dim
+def _dropped_axes(in_axes: Sequence[AxisRef], out_axes: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
+    """The axes past `out_axes` in `in_axes`, of which `out_axes` must be a strict prefix."""
+    dropped = []
+    if out_axes and out_axes[-1] != in_axes[len(out_axes) - 1]:
+        dropped.append(axis_refs.suffix_without_overlap(in_axes[len(out_axes) - 1], out_axes[-1], mesh))
+    dropped.extend(in_axes[len(out_axes):])
+    return dropped
+
+
+def _sharded_to_unreduced_axes(
+    in_axes: Sequence[AxisRef], out_axes: Sequence[AxisRef], new_unreduced: Sequence[AxisRef], mesh: Mesh
+) -> Optional[list[AxisRef]]:
+    """The axes a dimension makes unreduced by dropping them: those of `in_axes` past `out_axes`, if `out_axes` is a
+    strict prefix of `in_axes` and every dropped axis becomes unreduced; None otherwise."""
+    if not axis_refs.is_strict_prefix(out_axes, in_axes):
+        return None
+    dropped = _dropped_axes(in_axes, out_axes, mesh)
+    return dropped if not axis_set_diff(dropped, new_unreduced, mesh) else None
 
 
 def to_unreduced(
-    value: ir.Value, in_sharding: TensorSharding, out_sharding: TensorSharding, meshes: MeshTable, loc: ir.Location
+    value: ir.Value, in_sharding: TensorSharding, out_sharding: TensorSharding, meshes: MeshTable, user: ir.Operation
 ) -> Optional[tuple[ir.Value, TensorSharding]]:
     """Makes `value` unreduced along the axes `out_sharding` has unreduced and `in_sharding` does not (at the current insertion point).
 
-    Axes that shard a dimension go through `sdy.sharded_to_unreduced`, the
-    others through `sdy.replicated_to_unreduced` (first, as it keeps the
-    sharded size). Returns the new value and its sharding, or None if no axis
-    becomes unreduced.
+    As in jaxlib, a dimension keeps its `in_sharding` axes if dropping the
+    ones past its `out_sharding` axes makes only new unreduced axes
+    (`sdy.sharded_to_unreduced`); every other dimension is first resharded to
+    its `out_sharding` axes, by an `sdy.reshard` (unless equivalent) that
+    keeps `in_sharding`'s replicated and unreduced axes (which the verifier
+    may then reject). The other new unreduced axes go through
+    `sdy.replicated_to_unreduced` (first, as it keeps the sharded size). The
+    new ops take `value`'s location. Returns the new value and its sharding,
+    or None if no axis becomes unreduced. Shardy aborts where the shardings'
+    meshes differ, or where `in_sharding` also has unreduced axes `out_sharding`
+    does not (only a reshard can get here with those); pysdy reports `user`.
     """
     if not out_sharding.unreduced:
         return None
+    _check_same_mesh(in_sharding, out_sharding, meshes, user, "the sharding with unreduced axes has another mesh than its input")
     mesh = meshes.of(in_sharding)
     new_unreduced = axis_set_diff(out_sharding.unreduced, in_sharding.unreduced, mesh)
     if not new_unreduced:
         return None
-    per_dim = _sharded_to_unreduced_axes_per_dim(in_sharding, out_sharding, meshes)
+    if axis_set_diff(in_sharding.unreduced, out_sharding.unreduced, mesh):
+        user.location.emit_error("the input and the output both have unreduced axes the other does not have")
+        raise PassFailure()
+    loc = value.location
+    dims, per_dim = [], []
+    for in_dim, out_dim in zip(in_sharding.dims, out_sharding.dims):
+        dropped = _sharded_to_unreduced_axes(in_dim.axes, out_dim.axes, new_unreduced, mesh)
+        dims.append(in_dim if dropped is not None else out_dim)
+        per_dim.append(dropped or [])
+    sharding = dataclasses.replace(in_sharding, dims=tuple(dims))
+    if not is_equivalent(sharding, in_sharding):
+        value = create_reshard(value, sharding)
     sharded_to_unreduced = [ref for axes in per_dim for ref in axes]
     replicated_to_unreduced = axis_set_diff(new_unreduced, sharded_to_unreduced, mesh)
-    sharding = in_sharding
     if replicated_to_unreduced:
         unreduced = sort_and_merge_axes(list(in_sharding.unreduced) + replicated_to_unreduced, mesh)
-        sharding = TensorSharding(in_sharding.mesh, in_sharding.dims, out_sharding.replicated, tuple(unreduced))
+        sharding = TensorSharding(in_sharding.mesh, sharding.dims, out_sharding.replicated, tuple(unreduced))
         value = ir.Operation.create(
             "sdy.replicated_to_unreduced",
             results=[value.type],
@@ -161,7 +192,7 @@ def unreduced_collectives_for_use(
     if source is None or target is None:
         return None
     operand = user.operands[operand_index]
-    converted = to_unreduced(operand, source, target, meshes, operand.location)
+    converted = to_unreduced(operand, source, target, meshes, user)
     if converted is None:
         return None
     user.operands[operand_index] = converted[0]
@@ -175,7 +206,7 @@ def reshard_to_unreduced_collectives(reshard: ir.Operation, meshes: MeshTable) -
         return False
     out_sharding = TensorSharding.from_attr(reshard.attributes["sharding"])
     with ir.InsertionPoint(reshard):
-        converted = to_unreduced(reshard.operands[0], in_sharding, out_sharding, meshes, reshard.location)
+        converted = to_unreduced(reshard.operands[0], in_sharding, out_sharding, meshes, reshard)
     if converted is None:
         return False
     reshard.results[0].replace_all_uses_with(converted[0])

@@ -38,3 +38,38 @@ func.func @unreduced_operand_of_op_without_results(%arg0: tensor<8xf32> {sdy.sha
   stablehlo.custom_call @sink(%arg0) {has_side_effect = true} : (tensor<8xf32>) -> ()
   return
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+sdy.mesh @reordered = <["x"=2, "y"=2], device_ids=[1, 0, 3, 2]>
+
+// A value becomes unreduced only on its own mesh (device order included).
+func.func @unreduced_result_on_another_mesh(%arg0: tensor<12xf32>) -> (tensor<12xf32> {sdy.sharding = #sdy.sharding<@reordered, [{}], unreduced={"x"}>}) {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : tensor<12xf32>
+  // expected-error@+1 {{the sharding with unreduced axes has another mesh than its input}}
+  return %0 : tensor<12xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+sdy.mesh @reordered = <["x"=2, "y"=2], device_ids=[1, 0, 3, 2]>
+
+// An unreduced value is all-reduced only for a user on its own mesh.
+func.func @unreduced_operand_of_user_on_another_mesh(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"x"}>}) -> tensor<12xf32> {
+  // expected-error@+1 {{the operand has unreduced axes but its user's sharding has another mesh}}
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@reordered, [{}]>]>} : tensor<12xf32>
+  return %0 : tensor<12xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+
+// A reshard can make some axes unreduced only if it keeps the unreduced axes its input has.
+func.func @reshard_trading_unreduced_axes(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"x"}>}) -> tensor<12xf32> {
+  // expected-error@+1 {{the input and the output both have unreduced axes the other does not have}}
+  %0 = sdy.reshard %arg0 <@mesh, [{}], unreduced={"y"}> : tensor<12xf32>
+  return %0 : tensor<12xf32>
+}

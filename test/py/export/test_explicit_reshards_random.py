@@ -8,10 +8,12 @@ Four sources of modules, each drawn from a seed:
 - "export-input": the same after the C++ steps of `sdy-propagation-pipeline` before its export part (the input of
   `sdy-export-pipeline`);
 - "single-op": one op with random shardings (sub-axes, replicated and unreduced axes, non-divisible dimensions,
-  reshapes whose dimensions span several factors, dots, reductions, gathers, scatters, sorts, convolutions...).
+  reshapes whose dimensions span several factors, dots, reductions, gathers, scatters, sorts, convolutions...);
+- "unreduced-target": a value meeting a function result or reshard with unreduced axes it does not have
+  (unreduced_target_modules.py).
 
 Where jaxlib's C++ crashes the process (it reads past its factor map on some reshapes with overflow axes, and
-aborts on unreduced axes its checks reject), pysdy must refuse with its diagnostic; the C++ is not run
+aborts on unreduced axes its checks reject, or meeting a sharding on another mesh), pysdy must refuse with its diagnostic; the C++ is not run
 there. Where pysdy refuses a reshard whose collectives stop short of its sharding, jaxlib emits collectives
 ending elsewhere (test_reshard_to_collectives.py checks that on single reshards); such modules are left out. A fast sample runs by default, a large one is marked slow.
 """
@@ -28,6 +30,7 @@ from jaxlib.mlir import ir
 
 from propagation.random_modules import random_module
 from propagation.single_op_modules import MORE_OP_GENERATORS, OP_GENERATORS, valid_random_module
+from unreduced_target_modules import unreduced_target_module
 from pysdy.dialects.context import make_context
 
 PIPELINES = {
@@ -44,6 +47,9 @@ _CPP_CRASHES = (
     "the operands are sharded differently along a reduction factor",
     "the results of the operation have different unreduced axes",
     "some operands have unreduced axes but the operation has no results",
+    "the sharding with unreduced axes has another mesh than its input",
+    "the operand has unreduced axes but its user's sharding has another mesh",
+    "the input and the output both have unreduced axes the other does not have",
 )
 _OFF_TARGET_RESHARD = "the collectives found do not reach the output sharding"
 
@@ -76,9 +82,14 @@ SOURCES: dict[str, Callable[[int], str | None]] = {
     "propagated": _propagated,
     "export-input": _export_input,
     "single-op": _single_op,
+    "unreduced-target": unreduced_target_module,
 }
 # (source, pipeline) pairs.
-CASES = [(source, pipeline) for source in ("random", "propagated", "single-op") for pipeline in ("full", "default")]
+CASES = [
+    (source, pipeline)
+    for source in ("random", "propagated", "single-op", "unreduced-target")
+    for pipeline in ("full", "default")
+]
 CASES.append(("export-input", "export-with-collectives"))
 
 
