@@ -173,13 +173,15 @@ MeshOrRef = Union[str, Mesh]
 class TensorSharding:
     """`#sdy.sharding<@mesh, [dims...], replicated={...}, unreduced={...}>`.
 
-    `mesh` is the mesh symbol name, or the mesh itself when it is inlined.
+    `mesh` is the mesh symbol name, or the mesh itself when it is inlined. `reduction` is how the unreduced
+    axes are to be reduced (`sum`, or on jax lines from 0.11 `max` or `min`: `unreduced=max{...}`).
     """
 
     mesh: MeshOrRef
     dims: tuple[DimSharding, ...]
     replicated: tuple[AxisRef, ...] = ()
     unreduced: tuple[AxisRef, ...] = ()
+    reduction: str = "sum"
 
     @classmethod
     def from_attr(cls, attr: ir.Attribute) -> TensorSharding:
@@ -198,6 +200,7 @@ class TensorSharding:
             tuple(DimSharding.from_attr(d) for d in sharding.dimension_shardings),
             tuple(AxisRef.from_attr(a) for a in sharding.replicated_axes),
             tuple(AxisRef.from_attr(a) for a in sharding.unreduced_axes),
+            sharding.reduction_op.name.lower() if hasattr(sharding, "reduction_op") else "sum",
         )
 
     def to_attr(self) -> ir.Attribute:
@@ -205,11 +208,13 @@ class TensorSharding:
 
     def _build(self) -> ir.Attribute:
         mesh = self.mesh if isinstance(self.mesh, str) else self.mesh.to_attr()
+        reduction = {} if self.reduction == "sum" else {"reduction_op": getattr(sdy.ReductionOp, self.reduction.upper())}
         return sdy.TensorShardingAttr.get(
             mesh,
             [d.to_attr() for d in self.dims],
             [a.to_attr() for a in self.replicated],
             [a.to_attr() for a in self.unreduced],
+            **reduction,
         )
 
     @classmethod

@@ -184,8 +184,15 @@ def run_pass_on(pass_: Pass, op: ir.Operation) -> None:
     op = op.operation
     use_context(op.context)
     if pass_.anchor == FUNC and op.name == MODULE:
+        # As MLIR's pass manager, a function pass runs on every function even after one has failed.
+        failed = False
         for func in functions_of(op):
-            pass_.run(func)
+            try:
+                pass_.run(func)
+            except PassFailure:
+                failed = True
+        if failed:
+            raise PassFailure()
     else:
         pass_.run(op)
 

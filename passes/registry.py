@@ -18,6 +18,8 @@ from typing import Any, ClassVar
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
+
 MODULE = "builtin.module"
 FUNC = "func.func"
 
@@ -26,9 +28,10 @@ class PassFailure(Exception):
     """Raised by a pass after it has emitted its error diagnostics on the IR."""
 
 
-def option(default: Any, help: str) -> Any:
-    """Declares a pass option; the field name with `_` -> `-` is its command-line name."""
-    return dataclasses.field(default=default, metadata={"help": help})
+def option(default: Any, help: str, line_field: str | None = None) -> Any:
+    """Declares a pass option; the field name with `_` -> `-` is its command-line name. With `line_field` (a
+    `versions.JaxLine` field) the option exists only on the jax lines where that field is true."""
+    return dataclasses.field(default=default, metadata={"help": help, "line_field": line_field})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +79,8 @@ class Pass:
     argument: ClassVar[str]
     summary: ClassVar[str]
     anchor: ClassVar[str] = MODULE
+    # A `versions.JaxLine` field; when set, the pass exists only on the jax lines where that field is true.
+    line_field: ClassVar[str | None] = None
 
     def run(self, op: ir.Operation) -> None:
         raise NotImplementedError
@@ -85,6 +90,9 @@ class Pass:
         hints = typing.get_type_hints(cls)
         specs = []
         for f in dataclasses.fields(cls):
+            line_field = f.metadata.get("line_field")
+            if line_field is not None and not getattr(versions.installed(), line_field):
+                continue
             type_ = hints[f.name]
             specs.append(
                 OptionSpec(f.name.replace("_", "-"), f.name, type_, f.default, f.metadata.get("help", ""))
@@ -139,9 +147,13 @@ def _load_all_pass_modules() -> None:
 
 
 def all_passes() -> dict[str, type[Pass]]:
-    """Every registered pass by its sdy_opt name, sorted by name."""
+    """Every registered pass of the installed jax line by its sdy_opt name, sorted by name."""
     _load_all_pass_modules()
-    return dict(sorted(_PASSES.items()))
+    return dict(sorted((name, cls) for name, cls in _PASSES.items() if _exists_on_installed_line(cls)))
+
+
+def _exists_on_installed_line(cls: type[Pass]) -> bool:
+    return cls.line_field is None or getattr(versions.installed(), cls.line_field)
 
 
 def lookup_pass(argument: str) -> type[Pass] | None:

@@ -37,6 +37,7 @@ def erase_manual_axes(sharding: TensorSharding, manual_axes: Collection[str]) ->
         dims,
         tuple(axis for axis in sharding.replicated if axis.name not in manual_axes),
         tuple(axis for axis in sharding.unreduced if axis.name not in manual_axes),
+        sharding.reduction,
     )
 
 
