@@ -6,6 +6,7 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.passes.common.save_module import save_module
 from pysdy.passes.pipeline import NestedPipeline, PassStep, Step, run_steps_in_pass
 from pysdy.passes.registry import FUNC, MODULE, Pass, option, register_pass
@@ -61,11 +62,19 @@ class ExportPipelinePass(Pass):
     )
 
     def steps(self) -> tuple[Step, ...]:
-        """The passes this pipeline runs, as jaxlib's `sdy-export-pipeline` expands with these options."""
-        return tuple(step for stage, _ in self.stages() for step in stage)
+        """The export passes as `sdy-propagation-pipeline` runs them (jaxlib's export passes with these options,
+        without the mesh inlining that ends the pipeline run on its own)."""
+        return tuple(step for stage, _ in self._shared_stages() for step in stage)
 
     def stages(self) -> list[tuple[list[Step], str | None]]:
-        """The steps in stages, each with the name of the module dump that follows it (if any)."""
+        """The steps of this pipeline run on its own, as jaxlib's `sdy-export-pipeline` expands with these
+        options, in stages, each with the name of the module dump that follows it (if any)."""
+        stages = self._shared_stages()
+        if versions.installed().export_inlines_meshes and not self.avoid_export_for_partitioning:
+            stages[-1][0].append(_step("sdy-inline-meshes"))
+        return stages
+
+    def _shared_stages(self) -> list[tuple[list[Step], str | None]]:
         steps: list[Step] = [
             _func("sdy-constant-or-scalar-merger"),
             _func(
@@ -93,11 +102,19 @@ class ExportPipelinePass(Pass):
         return stages + [(last, None)]
 
     def _partitioner_stages(self) -> list[tuple[list[Step], str | None]]:
+        line = versions.installed()
         collectives = self.enable_insert_explicit_collectives
-        reshards: list[Step] = [_func("sdy-insert-explicit-reshards", enable_full_version=collectives)]
+        reshard_options = {"enable_full_version": collectives}
+        if line.reshards_mark_partial_results_unreduced:
+            reshard_options["mark_partial_result_with_unreduced_axes"] = False
+        reshards: list[Step] = [_func("sdy-verify-unreduced-axes")] if line.verify_unreduced_axes else []
+        reshards.append(_func("sdy-insert-explicit-reshards", **reshard_options))
         if not collectives:
             return [(reshards + [_canonicalize("sdy-collective")], "after_minimal_partitioner_with_global_shapes")]
-        steps = [_canonicalize("sdy-reshard"), _func("sdy-reshard-to-collectives"), _canonicalize("sdy-collective")]
+        steps = [_canonicalize("sdy-reshard"), _func("sdy-reshard-to-collectives")]
+        if line.optimize_collectives:
+            steps.append(_func("sdy-optimize-collectives"))
+        steps.append(_canonicalize("sdy-collective"))
         if self.remove_all_gather_reduce_scatter_for_cmv1:
             steps.append(_func("sdy-remove-all-gather-reduce-scatter-for-cmv1"))
         return [(reshards, "after_explicit_reshards"), (steps, "after_partitioner_with_global_shapes")]

@@ -459,8 +459,18 @@ class InsertExplicitReshardsPass(Pass):
     anchor = FUNC
 
     enable_full_version: bool = option(False, "Enable full version.")
+    mark_partial_result_with_unreduced_axes: bool = option(
+        False,
+        "Whether to mark partial reduction results with unreduced axes.",
+        line_field="reshards_mark_partial_results_unreduced",
+    )
 
     def run(self, op: ir.Operation) -> None:
+        if self.mark_partial_result_with_unreduced_axes:
+            op.location.emit_error(
+                "sdy-insert-explicit-reshards: pysdy does not implement mark-partial-result-with-unreduced-axes=true"
+            )
+            raise PassFailure()
         if not op.regions[0].blocks:  # a declaration: no body to reshard
             return
         module = op.parent

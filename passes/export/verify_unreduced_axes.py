@@ -1,0 +1,203 @@
+"""`sdy-verify-unreduced-axes` (jax lines from 0.11): an error where an op drops, adds or re-reduces unreduced axes
+without an explicit reshard (`sdy.reshard` or `sdy.sharding_constraint`), as jaxlib's Shardy reports it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxlib.mlir import ir
+
+from pysdy.dialects.sdy import AxisRef, TensorSharding
+from pysdy.passes.common import func_attrs
+from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.manual_axes import erase_manual_axes, manual_axes_of
+from pysdy.passes.common.value_shardings import get_sharding
+from pysdy.passes.export.unflatten_call_graph import functions_by_name
+from pysdy.passes.registry import FUNC, Pass, PassFailure, register_pass
+
+_EXPLICIT_RESHARDS = frozenset({"sdy.reshard", "sdy.sharding_constraint"})
+_DOTS = frozenset({"stablehlo.dot", "stablehlo.dot_general"})
+_SDY_REDUCTIONS = frozenset({"sdy.all_reduce", "sdy.reduce_scatter"})
+_STABLEHLO_REDUCTIONS = frozenset({"stablehlo.all_reduce", "stablehlo.reduce_scatter"})
+_RETURNS = frozenset({"func.return", "stablehlo.return", "sdy.return", "mhlo.return"})
+# The reduction a reduction body computes, by the op its return operands come from.
+_BODY_REDUCTIONS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min"}
+_UNBLESSED = " without a blessed operation (e.g., sdy.reshard). This is an invalid transition from unreduced to reduced."
+# Ordinary ops may introduce unreduced axes of any reduction.
+_ANY = "any"
+
+
+class _Invalid(Exception):
+    """An op's unreduced axes are invalid; the message is Shardy's, after `'<op>' op `."""
+
+
+@register_pass
+@dataclasses.dataclass(frozen=True)
+class VerifyUnreducedAxesPass(Pass):
+    argument = "sdy-verify-unreduced-axes"
+    summary = "Verifies the consistency of unreduced axis usage."
+    anchor = FUNC
+    line_field = "verify_unreduced_axes"
+
+    def run(self, op: ir.Operation) -> None:
+        # Post-order, as MLIR walks: the ops of a region before the op holding it; the first error stops.
+        for nested in nested_ops(op)[:-1]:
+            try:
+                _verify(nested, op)
+            except _Invalid as invalid:
+                nested.location.emit_error(f"'{nested.name}' op {invalid}")
+                raise PassFailure() from None
+
+
+def _verify(op: ir.Operation, func: ir.Operation) -> None:
+    if op.name in _EXPLICIT_RESHARDS:
+        op.verify()
+    elif op.name == "stablehlo.reduce":
+        body = _body_reduction(op.regions[0])
+        _verify_transition(op, _operand_shardings(op), _result_shardings(op), introduced=body)
+    elif op.name in _DOTS:
+        _verify_transition(op, _operand_shardings(op), _result_shardings(op), introduced="sum")
+    elif op.name in _SDY_REDUCTIONS:
+        if _sharding(op.operands[0]) is None:
+            raise _Invalid("operand must be sharded.")
+        op.verify()
+    elif op.name in _STABLEHLO_REDUCTIONS:
+        operand, result = _sharding(op.operands[0]), _sharding(op.results[0])
+        if operand is not None or result is not None:
+            body = _body_reduction(op.regions[0]) if len(op.regions) else None
+            _verify_transition(op, [operand], [result], introduced=None, reduced=body or "none")
+    elif op.name == "func.call":
+        _verify_call(op, func.parent)
+    elif op.has_trait(ir.IsTerminatorTrait):
+        if op.name in _RETURNS:
+            _verify_return(op)
+    else:
+        _verify_transition(op, _operand_shardings(op), _result_shardings(op), introduced=_ANY)
+
+
+def _sharding(value: ir.Value) -> TensorSharding | None:
+    """The value's sharding, looking through `sdy.propagation_barrier`s (Shardy's getShardingBypassingBarriers)."""
+    return get_sharding(_bypass_barriers(value))
+
+
+def _bypass_barriers(value: ir.Value) -> ir.Value:
+    while isinstance(value, ir.OpResult) and value.owner.name == "sdy.propagation_barrier":
+        value = value.owner.operands[0]
+    return value
+
+
+def _is_explicitly_resharded(value: ir.Value) -> bool:
+    value = _bypass_barriers(value)
+    return isinstance(value, ir.OpResult) and value.owner.name in _EXPLICIT_RESHARDS
+
+
+def _operand_shardings(op: ir.Operation) -> list[TensorSharding | None]:
+    """The operands' shardings; an explicitly resharded operand counts as having none."""
+    return [None if _is_explicitly_resharded(v) else _sharding(v) for v in op.operands]
+
+
+def _result_shardings(op: ir.Operation) -> list[TensorSharding | None]:
+    return [_sharding(v) for v in op.results]
+
+
+def _body_reduction(region: ir.Region) -> str | None:
+    """`sum`, `max` or `min` when every value the body returns comes from that one op; else None."""
+    if not region.blocks:
+        return None
+    terminator = list(region.blocks[0].operations)[-1]
+    if terminator.name != "stablehlo.return" or not terminator.operands:
+        return None
+    kinds = set()
+    for value in terminator.operands:
+        if not isinstance(value, ir.OpResult) or value.owner.name not in _BODY_REDUCTIONS:
+            return None
+        kinds.add(_BODY_REDUCTIONS[value.owner.name])
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _verify_transition(
+    op: ir.Operation,
+    operands: list[TensorSharding | None],
+    results: list[TensorSharding | None],
+    introduced: str | None,
+    reduced: str | None = None,
+) -> None:
+    """Checks the unreduced axes from `operands` to `results`: results agree on one reduction; new axes have the
+    reduction `introduced` (any for `_ANY`, none allowed for None); axes gone from the results are an error unless
+    `reduced` names the reduction that drops them ("none" for a collective that cannot); kept axes keep theirs."""
+    unreduced_results = [s for s in results if s is not None and s.unreduced]
+    if len({s.reduction for s in unreduced_results}) > 1:
+        raise _Invalid("results introduce unreduced axes with conflicting reduction ops")
+    result_reduction = unreduced_results[0].reduction if unreduced_results else "sum"
+    result_axes = _unique(axis for s in unreduced_results for axis in s.unreduced)
+    operand_axes: dict[AxisRef, str] = {}
+    for sharding in operands:
+        if sharding is not None:
+            for axis in sharding.unreduced:
+                operand_axes.setdefault(axis, sharding.reduction)
+    new_axes = [axis for axis in result_axes if axis not in operand_axes]
+    if new_axes and introduced != _ANY:
+        if introduced is None:
+            raise _Invalid(f"cannot add new unreduced axis '{new_axes[0].name}'.")
+        if result_reduction != introduced:
+            raise _Invalid(f"cannot introduce '{result_reduction}' unreduced axes. Expected '{introduced}'.")
+    for axis, reduction in operand_axes.items():
+        if axis in result_axes:
+            continue
+        if reduced is None or reduced == "none":
+            raise _Invalid(f"dropped unreduced axis '{axis.name}'{_UNBLESSED}")
+        if reduction != reduced:
+            raise _Invalid(f"cannot reduce '{reduction}' unreduced axes. Expected '{reduced}'.")
+    for axis, reduction in operand_axes.items():
+        if axis in result_axes and reduction != result_reduction:
+            raise _Invalid(
+                f"cannot change the reduction operator of kept unreduced axes from {reduction} to {result_reduction}."
+            )
+
+
+def _unique(axes) -> list[AxisRef]:
+    return list(dict.fromkeys(axes))
+
+
+def _unreduced(sharding: TensorSharding | None) -> tuple[AxisRef, ...]:
+    return sharding.unreduced if sharding is not None else ()
+
+
+def _require_equal(source: tuple[AxisRef, ...], target: tuple[AxisRef, ...], suffix: str) -> None:
+    if set(source) == set(target):
+        return
+    names = sorted({a.name for a in source if a not in target} | {a.name for a in target if a not in source})
+    raise _Invalid(f"has unreduced axes mismatch for '{', '.join(names)}{suffix}")
+
+
+def _verify_call(call: ir.Operation, module: ir.Operation) -> None:
+    """A call's operands and results have exactly the unreduced axes of its callee's arguments and results."""
+    callee = functions_by_name(module).get(ir.FlatSymbolRefAttr(call.attributes["callee"]).value)
+    if callee is None:
+        return
+    for i, operand in enumerate(call.operands):
+        if _is_explicitly_resharded(operand):
+            continue
+        argument = func_attrs.arg_sharding(callee, i)
+        _require_equal(_unreduced(_sharding(operand)), _unreduced(argument), f"' at call argument {i}.")
+    callee_results = func_attrs.result_shardings(callee)
+    for i, result in enumerate(call.results):
+        _require_equal(_unreduced(callee_results[i]), _unreduced(_sharding(result)), f"' at call result {i}.")
+
+
+def _verify_return(op: ir.Operation) -> None:
+    """A function's return has its results' unreduced axes, a manual computation's body its results' (without
+    the manual axes); values just resharded explicitly are exempt."""
+    parent = op.parent
+    if parent.name == "func.func":
+        expected = func_attrs.result_shardings(parent)
+    elif parent.name == "sdy.manual_computation":
+        manual_axes = manual_axes_of(parent)
+        expected = [_sharding(result) for result in parent.results]
+        expected = [None if s is None else erase_manual_axes(s, manual_axes) for s in expected]
+    else:
+        return
+    for i, (operand, result) in enumerate(zip(op.operands, expected)):
+        if result is None or _is_explicitly_resharded(operand):
+            continue
+        _require_equal(_unreduced(_sharding(operand)), result.unreduced, f"' at return value {i}{_UNBLESSED}")
