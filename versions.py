@@ -27,6 +27,15 @@ class JaxLine:
     export_inlines_meshes: bool
     # `enable-insert-explicit-collectives` runs `sdy-optimize-collectives` after `sdy-reshard-to-collectives`.
     optimize_collectives: bool
+    # `sdy-reshard-to-collectives` leaves a reshard from or to a maximal mesh as it is (0.10 drops one between
+    # maximal meshes and fails on one between a maximal sharding and a sharding with dimensions).
+    reshards_keep_maximal_meshes: bool
+    # With `keep-redundant-reshards`, a reshard changing only unreduced axes is not redundant (it is converted).
+    redundant_reshards_compare_unreduced: bool
+    # How `sdy-insert-func-call-reshards` treats unreduced axes of a call's or its callee's result sharding:
+    # "ignored" (not compared), "compared" (differing ones need a reshard, even between replicated shardings) or
+    # "left" (a result with unreduced axes on either side keeps the call's sharding, without a reshard).
+    func_call_reshards_unreduced: str
     # --- Shardy's import pipeline ---
     # `sdy-lift-inlined-meshes` has the `use-single-device-mesh-names` option.
     lift_meshes_single_device_names_option: bool
@@ -50,6 +59,9 @@ LINES = (
         reshards_mark_partial_results_unreduced=False,
         export_inlines_meshes=False,
         optimize_collectives=False,
+        reshards_keep_maximal_meshes=False,
+        redundant_reshards_compare_unreduced=False,
+        func_call_reshards_unreduced="ignored",
         lift_meshes_single_device_names_option=False,
         import_calls_after_func_edges=False,
         drop_sharding_keeps_referenced_meshes=False,
@@ -62,6 +74,9 @@ LINES = (
         reshards_mark_partial_results_unreduced=True,
         export_inlines_meshes=True,
         optimize_collectives=True,
+        reshards_keep_maximal_meshes=True,
+        redundant_reshards_compare_unreduced=True,
+        func_call_reshards_unreduced="compared",
         lift_meshes_single_device_names_option=False,
         import_calls_after_func_edges=False,
         drop_sharding_keeps_referenced_meshes=True,
@@ -74,6 +89,9 @@ LINES = (
         reshards_mark_partial_results_unreduced=True,
         export_inlines_meshes=True,
         optimize_collectives=True,
+        reshards_keep_maximal_meshes=True,
+        redundant_reshards_compare_unreduced=True,
+        func_call_reshards_unreduced="left",
         lift_meshes_single_device_names_option=True,
         import_calls_after_func_edges=True,
         drop_sharding_keeps_referenced_meshes=True,

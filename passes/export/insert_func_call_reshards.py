@@ -7,6 +7,7 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.sdy import TensorSharding
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.ir_walk import nested_ops
@@ -19,7 +20,9 @@ from pysdy.passes.registry import MODULE, Pass, register_pass
 
 def _needs_no_reshard(first: TensorSharding, second: TensorSharding) -> bool:
     """Both replicated in every dimension (on any meshes), or the same axes on one mesh; open or closed
-    dimensions, priorities and replicated and unreduced axes do not matter."""
+    dimensions, priorities and replicated axes do not matter, unreduced axes only on the lines that compare them."""
+    if versions.installed().func_call_reshards_unreduced == "compared" and set(first.unreduced) != set(second.unreduced):
+        return False
     if all(not d.axes for d in first.dims) and all(not d.axes for d in second.dims):
         return True
     return first.mesh == second.mesh and [d.axes for d in first.dims] == [d.axes for d in second.dims]
@@ -41,6 +44,11 @@ def insert_reshards_on_results(func: ir.Operation, call: ir.Operation, symbols: 
             func_sharding = TensorSharding.fully_closed(call_sharding.mesh, call_sharding.rank)
         if call_sharding is None:
             call_sharding = TensorSharding.fully_closed(func_sharding.mesh, func_sharding.rank)
+        if versions.installed().func_call_reshards_unreduced == "left" and (
+            func_sharding.unreduced or call_sharding.unreduced
+        ):
+            set_result_sharding(call, index, call_sharding)
+            continue
         set_result_sharding(call, index, func_sharding)
         if _needs_no_reshard(func_sharding, call_sharding):
             continue

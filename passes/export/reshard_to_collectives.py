@@ -7,6 +7,7 @@ from typing import Sequence
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.sdy import AxisRef, TensorSharding
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.value_shardings import get_sharding
@@ -59,7 +60,7 @@ def _is_fully_replicated_dims(sharding: TensorSharding) -> bool:
 
 def _collectives_for(reshard: ir.Operation, input_value: ir.Value, meshes: MeshTable) -> list[Collective] | None:
     """The collectives replacing `reshard` of `input_value`, or None when Shardy leaves it alone (meshes with
-    different axes)."""
+    different axes, and on the lines that keep them, a maximal mesh on either side)."""
     out_sharding = TensorSharding.from_attr(reshard.attributes["sharding"])
     shape = ir.RankedTensorType(input_value.type).shape
     in_sharding = get_sharding(input_value)
@@ -69,6 +70,8 @@ def _collectives_for(reshard: ir.Operation, input_value: ir.Value, meshes: MeshT
         reshard.location.emit_error("sdy-reshard-to-collectives: shardings with an inlined mesh are not supported")
         raise PassFailure()
     in_mesh = meshes.of(in_sharding)
+    if versions.installed().reshards_keep_maximal_meshes and (in_mesh.is_maximal or meshes.of(out_sharding).is_maximal):
+        return None
     out_mesh_name = out_sharding.mesh
     unreduced = out_sharding.unreduced
     if _is_fully_replicated_dims(out_sharding):
@@ -100,10 +103,14 @@ def _collectives_for(reshard: ir.Operation, input_value: ir.Value, meshes: MeshT
 
 def _is_redundant(reshard: ir.Operation) -> bool:
     """Whether jaxlib keeps the reshard with keep-redundant-reshards: its input and output shardings have the same
-    axes on every dimension (open or closed; replicated and unreduced axes do not count), and the same mesh unless
-    no dimension is sharded."""
+    axes on every dimension (open or closed; replicated axes do not count, unreduced ones only on the lines that
+    compare them), and the same mesh unless no dimension is sharded."""
     in_sharding = get_sharding(reshard.operands[0])
     out_sharding = TensorSharding.from_attr(reshard.attributes["sharding"])
+    if versions.installed().redundant_reshards_compare_unreduced:
+        in_unreduced = set(in_sharding.unreduced) if in_sharding is not None else set()
+        if in_unreduced != set(out_sharding.unreduced):
+            return False
     out_axes = [dim.axes for dim in out_sharding.dims]
     if in_sharding is None:
         return not any(out_axes)

@@ -13,6 +13,7 @@ from oracle import cpp_output
 
 from pysdy.dialects.context import make_context
 from pysdy.dialects.sdy import TensorSharding
+from pysdy.versions import installed
 
 TO_COLLECTIVES = "func.func(sdy-reshard-to-collectives)"
 TO_COLLECTIVES_KEEP = "func.func(sdy-reshard-to-collectives{keep-redundant-reshards=true})"
@@ -145,10 +146,11 @@ func.func @maximal_scalar_to_mesh(%arg0: tensor<f32> {sdy.sharding = #sdy.shardi
 }
 """
 
-# Reshards between a maximal sharding (no dimensions) and one with dimensions, which need a conversion:
-# Shardy's dialect conversion fails on the first, printing it as the IR stands then (earlier reshards of the
-# function converted but not yet erased, their results not yet replaced).
-FAILING = {
+# Reshards between a maximal sharding (no dimensions) and one with dimensions. jaxlib 0.10's Shardy needs a
+# conversion for them: its dialect conversion fails on the first, printing it as the IR stands then (earlier
+# reshards of the function converted but not yet erased, their results not yet replaced). From 0.11 on, Shardy
+# leaves every reshard from or to a maximal mesh as it is.
+MAXIMAL_RESHARDS = {
     "maximal_to_replicated": _reshard("maximal_to_replicated", "16x8", "<@maximal_0, []>", "<@m3, [{}, {}]>"),
     "sharded_to_maximal": _reshard("sharded_to_maximal", "16x8", '<@m3, [{"x"}, {}]>', "<@maximal_0, []>"),
     "replicated_to_maximal": _reshard("replicated_to_maximal", "16x8", "<@m3, [{}, {}]>", "<@maximal_0, []>"),
@@ -176,11 +178,20 @@ def _first_error(text: str, run) -> str:
     return failure.value.error_diagnostics[0].message
 
 
-@pytest.mark.parametrize("case", list(FAILING))
+@pytest.mark.skipif(installed().reshards_keep_maximal_meshes, reason="jaxlib 0.11 on keeps reshards of maximal meshes")
+@pytest.mark.parametrize("case", list(MAXIMAL_RESHARDS))
 def test_reshard_fails_as_cpp(case):
-    expected = _first_error(FAILING[case], cpp_output)
+    expected = _first_error(MAXIMAL_RESHARDS[case], cpp_output)
     assert expected.startswith("failed to legalize operation 'sdy.reshard' that was explicitly marked illegal: ")
-    assert _first_error(FAILING[case], print_after_pysdy) == expected
+    assert _first_error(MAXIMAL_RESHARDS[case], print_after_pysdy) == expected
+
+
+@pytest.mark.skipif(not installed().reshards_keep_maximal_meshes, reason="jaxlib 0.10 fails on these reshards")
+@pytest.mark.parametrize("case", list(MAXIMAL_RESHARDS))
+def test_reshard_of_maximal_mesh_kept_as_cpp(case):
+    expected = cpp_output(MAXIMAL_RESHARDS[case], TO_COLLECTIVES)
+    assert "sdy.reshard %" in expected
+    assert print_after_pysdy(MAXIMAL_RESHARDS[case], TO_COLLECTIVES) == expected
 
 
 CMV1 = """
