@@ -30,6 +30,9 @@ class JaxLine:
     # `sdy-reshard-to-collectives` leaves a reshard from or to a maximal mesh as it is (0.10 drops one between
     # maximal meshes and fails on one between a maximal sharding and a sharding with dimensions).
     reshards_keep_maximal_meshes: bool
+    # `sdy-insert-explicit-reshards` moves the tensor operands of an op on a maximal mesh (a host callback) to its
+    # device, through replicated on the module's first non-maximal mesh, and replicates its results there.
+    reshards_around_single_device_ops: bool
     # With `keep-redundant-reshards`, a reshard changing only unreduced axes is not redundant (it is converted).
     redundant_reshards_compare_unreduced: bool
     # How `sdy-insert-func-call-reshards` treats unreduced axes of a call's or its callee's result sharding:
@@ -60,6 +63,7 @@ LINES = (
         export_inlines_meshes=False,
         optimize_collectives=False,
         reshards_keep_maximal_meshes=False,
+        reshards_around_single_device_ops=False,
         redundant_reshards_compare_unreduced=False,
         func_call_reshards_unreduced="ignored",
         lift_meshes_single_device_names_option=False,
@@ -75,6 +79,7 @@ LINES = (
         export_inlines_meshes=True,
         optimize_collectives=True,
         reshards_keep_maximal_meshes=True,
+        reshards_around_single_device_ops=True,
         redundant_reshards_compare_unreduced=True,
         func_call_reshards_unreduced="compared",
         lift_meshes_single_device_names_option=False,
@@ -90,6 +95,7 @@ LINES = (
         export_inlines_meshes=True,
         optimize_collectives=True,
         reshards_keep_maximal_meshes=True,
+        reshards_around_single_device_ops=True,
         redundant_reshards_compare_unreduced=True,
         func_call_reshards_unreduced="left",
         lift_meshes_single_device_names_option=True,

@@ -8,6 +8,7 @@ from typing import Optional, Sequence
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.ir_memo import ir_memo
 from pysdy.dialects.sdy import (
     AxisRef,
@@ -25,6 +26,11 @@ from pysdy.passes.common.value_shardings import get_sharding, set_result_shardin
 from pysdy.passes.common.values import insertion_point_after, rank, type_rank
 from pysdy.passes.export.common_axes import AxesPerFactor, find_common_axes
 from pysdy.passes.export.reshape_overflow import UnshardableReshapeError, reshape_common_axes
+from pysdy.passes.export.single_device_reshards import (
+    first_non_maximal_mesh,
+    reshard_single_device_op,
+    single_device_sharding,
+)
 from pysdy.passes.export.reshard_ir import (
     MeshTable,
     create_reshard,
@@ -481,7 +487,12 @@ class InsertExplicitReshardsPass(Pass):
         # Without the full version or unreduced axes, only these ops can need reshards.
         reshard_all = self.enable_full_version or has_unreduced
         quiet_rule_ops = _ops_whose_rule_never_warns()
+        device_mesh = first_non_maximal_mesh(meshes) if versions.installed().reshards_around_single_device_ops else None
         for nested in ops:
+            device = single_device_sharding(nested, meshes) if device_mesh is not None else None
+            if device is not None:
+                reshard_single_device_op(nested, device, device_mesh, meshes)
+                continue
             if not reshard_all and nested.name not in _RESHARDED_WITHOUT_UNREDUCED:
                 if nested.name not in quiet_rule_ops:
                     get_or_create_rule(nested)  # for its unknown-op warning, the one effect left

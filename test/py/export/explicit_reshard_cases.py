@@ -328,6 +328,21 @@ func.func @main(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh_x6, [{
   %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x6, [{}], unreduced={"x":(1)3}>]>} : tensor<12xf32>
   return %0 : tensor<12xf32>
 }""",
+    # Host callbacks (ops on a maximal mesh): from jax 0.11 their operands go to the device through replicated
+    # on the first non-maximal mesh, and their results come back replicated there.
+    "callback_on_sharded_operand": """
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{"x"}, {"y"}]>}) -> tensor<8x16xf32> {
+  %0 = stablehlo.custom_call @cb(%arg0) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = stablehlo.add %0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_xyz, [{"x"}, {"y"}]>]>} : tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}""",
+    "callbacks_in_a_row_with_token": """
+func.func @main(%arg0: !stablehlo.token, %arg1: tensor<8x16xf32>) -> (!stablehlo.token, tensor<8x16xf32>) {
+  %0:2 = stablehlo.custom_call @cb(%arg0, %arg1) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>, <@maximal, []>]>} : (!stablehlo.token, tensor<8x16xf32>) -> (!stablehlo.token, tensor<8x16xf32>)
+  %1 = stablehlo.custom_call @cb2(%0#1) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %2 = stablehlo.negate %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x16xf32>
+  return %0#0, %2 : !stablehlo.token, tensor<8x16xf32>
+}""",
 }
 
 ALL = {name: MESHES + body for name, body in _FUNCS.items()}
