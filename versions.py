@@ -27,6 +27,8 @@ class JaxLine:
     export_inlines_meshes: bool
     # `enable-insert-explicit-collectives` runs `sdy-optimize-collectives` after `sdy-reshard-to-collectives`.
     optimize_collectives: bool
+    # `sdy-inline-meshes` also inlines the meshes that collectives' `replica_groups` name (as `#stablehlo.mesh`).
+    inline_meshes_in_replica_groups: bool
     # `sdy-reshard-to-collectives` leaves a reshard from or to a maximal mesh as it is (0.10 drops one between
     # maximal meshes and fails on one between a maximal sharding and a sharding with dimensions).
     reshards_keep_maximal_meshes: bool
@@ -62,6 +64,7 @@ LINES = (
         reshards_mark_partial_results_unreduced=False,
         export_inlines_meshes=False,
         optimize_collectives=False,
+        inline_meshes_in_replica_groups=False,
         reshards_keep_maximal_meshes=False,
         reshards_around_single_device_ops=False,
         redundant_reshards_compare_unreduced=False,
@@ -78,6 +81,7 @@ LINES = (
         reshards_mark_partial_results_unreduced=True,
         export_inlines_meshes=True,
         optimize_collectives=True,
+        inline_meshes_in_replica_groups=True,
         reshards_keep_maximal_meshes=True,
         reshards_around_single_device_ops=True,
         redundant_reshards_compare_unreduced=True,
@@ -94,6 +98,7 @@ LINES = (
         reshards_mark_partial_results_unreduced=True,
         export_inlines_meshes=True,
         optimize_collectives=True,
+        inline_meshes_in_replica_groups=True,
         reshards_keep_maximal_meshes=True,
         reshards_around_single_device_ops=True,
         redundant_reshards_compare_unreduced=True,

@@ -33,7 +33,19 @@ class ReplicaGroupMesh:
 
     def replace_with_symbol(self, name: str) -> None:
         """Makes the op's `replica_groups` name mesh `name`."""
-        text = f"{self._before}@{_symbol_text(name)}{self._after}"
+        self._replace_mesh_text(f"@{_symbol_text(name)}")
+
+    def replace_with_inlined(self, mesh: Mesh) -> None:
+        """Makes the op's `replica_groups` hold `mesh` itself, as a `#stablehlo.mesh`."""
+        axes = ", ".join(f'<name = "{_escape(axis.name)}", size = {axis.size}>' for axis in mesh.axes)
+        device_ids = ""
+        if mesh.device_ids:
+            ids = ", ".join(map(str, mesh.device_ids))
+            device_ids = f", device_ids=dense<[{ids}]> : tensor<{len(mesh.device_ids)}xi64>"
+        self._replace_mesh_text(f"{_INLINED_MESH}axes=[{axes}]{device_ids}>")
+
+    def _replace_mesh_text(self, mesh_text: str) -> None:
+        text = f"{self._before}{mesh_text}{self._after}"
         self.op.attributes[REPLICA_GROUPS] = ir.Attribute.parse(text, context=self.op.context)
 
 
@@ -106,7 +118,11 @@ def _angle_end(text: str, i: int) -> int:
 def _symbol_text(name: str) -> str:
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
         return name
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + _escape(name) + '"'
+
+
+def _escape(name: str) -> str:
+    return name.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _unescape(text: str) -> str:

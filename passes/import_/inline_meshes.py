@@ -1,4 +1,5 @@
-"""`sdy-inline-meshes`: replace mesh names in shardings with the meshes themselves and erase the `sdy.mesh` ops."""
+"""`sdy-inline-meshes`: replace mesh names in shardings (and, from jax 0.11, in collectives' replica groups) with
+the meshes themselves and erase the `sdy.mesh` ops."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.dialects.sdy import TensorSharding
+from pysdy import versions
+from pysdy.dialects.sdy import Mesh, TensorSharding
+from pysdy.passes.common.replica_group_meshes import replica_group_meshes
 from pysdy.passes.common.sharding_walker import transform_shardings
 from pysdy.passes.import_.symbols import SymbolTable, mesh_of
 from pysdy.passes.registry import Pass, register_pass
@@ -25,5 +28,10 @@ class InlineMeshesPass(Pass):
             return dataclasses.replace(sharding, mesh=mesh_of(sharding, symbols))
 
         transform_shardings(op, inline)
+        if versions.installed().inline_meshes_in_replica_groups:
+            for reference in replica_group_meshes(op):
+                mesh = symbols.lookup(reference.symbol) if reference.symbol is not None else None
+                if mesh is not None and mesh.name == "sdy.mesh":
+                    reference.replace_with_inlined(Mesh.from_attr(mesh.attributes["mesh"]))
         for mesh_op in [o.operation for o in op.regions[0].blocks[0].operations if o.operation.name == "sdy.mesh"]:
             symbols.erase(mesh_op)
