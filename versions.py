@@ -29,6 +29,10 @@ class JaxLine:
     optimize_collectives: bool
     # `sdy-inline-meshes` also inlines the meshes that collectives' `replica_groups` name (as `#stablehlo.mesh`).
     inline_meshes_in_replica_groups: bool
+    # `sdy-insert-explicit-reshards` all-reduces a reduce's partial results with its body's reduction (`max`, `min`).
+    all_reduce_follows_reduce_body: bool
+    # ... but leaves those of a reduce of several inputs with a mixed body (an argmax) unreduced (pysdy refuses).
+    mixed_reduce_left_unreduced: bool
     # `sdy-reshard-to-collectives` leaves a reshard from or to a maximal mesh as it is (0.10 drops one between
     # maximal meshes and fails on one between a maximal sharding and a sharding with dimensions).
     reshards_keep_maximal_meshes: bool
@@ -65,6 +69,8 @@ LINES = (
         export_inlines_meshes=False,
         optimize_collectives=False,
         inline_meshes_in_replica_groups=False,
+        all_reduce_follows_reduce_body=False,
+        mixed_reduce_left_unreduced=False,
         reshards_keep_maximal_meshes=False,
         reshards_around_single_device_ops=False,
         redundant_reshards_compare_unreduced=False,
@@ -82,6 +88,8 @@ LINES = (
         export_inlines_meshes=True,
         optimize_collectives=True,
         inline_meshes_in_replica_groups=True,
+        all_reduce_follows_reduce_body=True,
+        mixed_reduce_left_unreduced=False,
         reshards_keep_maximal_meshes=True,
         reshards_around_single_device_ops=True,
         redundant_reshards_compare_unreduced=True,
@@ -99,6 +107,8 @@ LINES = (
         export_inlines_meshes=True,
         optimize_collectives=True,
         inline_meshes_in_replica_groups=True,
+        all_reduce_follows_reduce_body=True,
+        mixed_reduce_left_unreduced=True,
         reshards_keep_maximal_meshes=True,
         reshards_around_single_device_ops=True,
         redundant_reshards_compare_unreduced=True,

@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding
+from pysdy.passes.common.reduction_bodies import REDUCTION_OP_VALUES
 from pysdy.passes.propagation import axis_refs
 
 
@@ -125,14 +126,15 @@ def axis_list_attr(axes: Sequence[AxisRef]) -> ir.Attribute:
     return ir.Attribute.parse("#sdy<axis_ref_list{" + ", ".join(str(ref) for ref in axes) + "}>")
 
 
-def create_all_reduce(value: ir.Value, axes: Sequence[AxisRef], sharding: TensorSharding) -> ir.Value:
-    op = ir.Operation.create(
-        "sdy.all_reduce",
-        results=[value.type],
-        operands=[value],
-        attributes={"reduction_axes": axis_list_attr(axes), "out_sharding": sharding.to_attr()},
-        loc=value.location,
-    )
+def create_all_reduce(
+    value: ir.Value, axes: Sequence[AxisRef], sharding: TensorSharding, reduction: str = "sum"
+) -> ir.Value:
+    """An `sdy.all_reduce` of `value` (`sdy.all_reduce max {...}` for a `max` or `min` reduction)."""
+    attributes = {"reduction_axes": axis_list_attr(axes), "out_sharding": sharding.to_attr()}
+    if reduction != "sum":
+        i32 = ir.IntegerType.get_signless(32)
+        attributes["reduction_op"] = ir.IntegerAttr.get(i32, REDUCTION_OP_VALUES[reduction])
+    op = ir.Operation.create("sdy.all_reduce", results=[value.type], operands=[value], attributes=attributes, loc=value.location)
     return op.results[0]
 
 

@@ -7,6 +7,9 @@ from typing import Optional, Sequence
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
+from pysdy.passes.common.reduction_bodies import body_reduction
+
 from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding
 from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.export.reshard_ir import (
@@ -84,12 +87,30 @@ def all_reduce_unreduced_operands(op: ir.Operation, meshes: MeshTable) -> None:
 
 
 def all_reduce_results(op: ir.Operation, axes: Sequence[AxisRef], mesh_name: str) -> None:
-    """Follows each result of `op` with an `sdy.all_reduce` over `axes`, keeping the result's sharding."""
+    """Follows each result of `op` with an `sdy.all_reduce` over `axes`, keeping the result's sharding; from jax
+    0.11 a reduce's all-reduces take the reduction its body computes (`max`, `min`)."""
+    reduction = _reduce_body_reduction(op)
     with ir.InsertionPoint.after(op):
         for result in op.results:
             sharding = get_sharding(result) or TensorSharding.fully_closed(mesh_name, result.type.rank)
-            reduced = create_all_reduce(result, axes, sharding)
+            reduced = create_all_reduce(result, axes, sharding, reduction)
             result.replace_all_uses_except(reduced, reduced.owner.operation)
+
+
+def _reduce_body_reduction(op: ir.Operation) -> str:
+    """The reduction a reduce's partial results are all-reduced with; an error where jax 0.12's Shardy leaves a
+    reduce of several inputs with a mixed body (an argmax) unreduced, a wrong result pysdy does not copy."""
+    line = versions.installed()
+    if op.name != "stablehlo.reduce" or not line.all_reduce_follows_reduce_body:
+        return "sum"
+    reduction = body_reduction(op.regions[0])
+    if reduction is None and len(op.results) > 1 and line.mixed_reduce_left_unreduced:
+        op.location.emit_error(
+            "sdy-insert-explicit-reshards: a reduce of several inputs with a body of mixed reductions over sharded "
+            "dimensions: jaxlib 0.12's Shardy leaves its partial results unreduced (a wrong result), pysdy refuses"
+        )
+        raise PassFailure()
+    return reduction or "sum"
 
 
 def reduction_axes_needing_all_reduce(

@@ -11,6 +11,7 @@ from pysdy.dialects.sdy import AxisRef, TensorSharding
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.manual_axes import erase_manual_axes, manual_axes_of
+from pysdy.passes.common.reduction_bodies import body_reduction
 from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.export.unflatten_call_graph import functions_by_name
 from pysdy.passes.registry import FUNC, Pass, PassFailure, register_pass
@@ -20,8 +21,6 @@ _DOTS = frozenset({"stablehlo.dot", "stablehlo.dot_general"})
 _SDY_REDUCTIONS = frozenset({"sdy.all_reduce", "sdy.reduce_scatter"})
 _STABLEHLO_REDUCTIONS = frozenset({"stablehlo.all_reduce", "stablehlo.reduce_scatter"})
 _RETURNS = frozenset({"func.return", "stablehlo.return", "sdy.return", "mhlo.return"})
-# The reduction a reduction body computes, by the op its return operands come from.
-_BODY_REDUCTIONS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min"}
 _UNBLESSED = " without a blessed operation (e.g., sdy.reshard). This is an invalid transition from unreduced to reduced."
 # Ordinary ops may introduce unreduced axes of any reduction.
 _ANY = "any"
@@ -53,7 +52,7 @@ def _verify(op: ir.Operation, func: ir.Operation) -> None:
     if op.name in _EXPLICIT_RESHARDS:
         op.verify()
     elif op.name == "stablehlo.reduce":
-        body = _body_reduction(op.regions[0])
+        body = body_reduction(op.regions[0])
         _verify_transition(op, _operand_shardings(op), _result_shardings(op), introduced=body)
     elif op.name in _DOTS:
         _verify_transition(op, _operand_shardings(op), _result_shardings(op), introduced="sum")
@@ -64,7 +63,7 @@ def _verify(op: ir.Operation, func: ir.Operation) -> None:
     elif op.name in _STABLEHLO_REDUCTIONS:
         operand, result = _sharding(op.operands[0]), _sharding(op.results[0])
         if operand is not None or result is not None:
-            body = _body_reduction(op.regions[0]) if len(op.regions) else None
+            body = body_reduction(op.regions[0]) if len(op.regions) else None
             _verify_transition(op, [operand], [result], introduced=None, reduced=body or "none")
     elif op.name == "func.call":
         _verify_call(op, func.parent)
@@ -98,21 +97,6 @@ def _operand_shardings(op: ir.Operation) -> list[TensorSharding | None]:
 
 def _result_shardings(op: ir.Operation) -> list[TensorSharding | None]:
     return [_sharding(v) for v in op.results]
-
-
-def _body_reduction(region: ir.Region) -> str | None:
-    """`sum`, `max` or `min` when every value the body returns comes from that one op; else None."""
-    if not region.blocks:
-        return None
-    terminator = list(region.blocks[0].operations)[-1]
-    if terminator.name != "stablehlo.return" or not terminator.operands:
-        return None
-    kinds = set()
-    for value in terminator.operands:
-        if not isinstance(value, ir.OpResult) or value.owner.name not in _BODY_REDUCTIONS:
-            return None
-        kinds.add(_BODY_REDUCTIONS[value.owner.name])
-    return kinds.pop() if len(kinds) == 1 else None
 
 
 def _verify_transition(

@@ -343,6 +343,31 @@ func.func @main(%arg0: !stablehlo.token, %arg1: tensor<8x16xf32>) -> (!stablehlo
   %2 = stablehlo.negate %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x16xf32>
   return %0#0, %2 : !stablehlo.token, tensor<8x16xf32>
 }""",
+    # A reduce over a sharded dimension: from jax 0.11 the all-reduce takes the body's reduction.
+    "reduce_max_over_sharded_dimension": """
+func.func @main(%arg0: tensor<4x16xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{"x"}, {"z"}]>}) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.maximum across dimensions = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh_xyz, [{"x"}]>]>} : (tensor<4x16xf32>, tensor<f32>) -> tensor<4xf32>
+  %1 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.minimum across dimensions = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh_xyz, [{"x"}]>]>} : (tensor<4x16xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}""",
 }
+
+# A reduce of several inputs whose body mixes reductions (an argmax) over a sharded dimension: jax 0.10 and 0.11
+# all-reduce its results (a sum), jax 0.12 leaves them partial (a wrong result), where pysdy refuses.
+MIXED_REDUCE = MESHES + """
+func.func @main(%arg0: tensor<4x16xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{"x"}, {"z"}]>}, %arg1: tensor<4x16xi32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{"x"}, {"z"}]>}) -> (tensor<4xf32>, tensor<4xi32>) {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  %i = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.reduce(%arg0 init: %c), (%arg1 init: %i) across dimensions = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh_xyz, [{"x"}]>, <@mesh_xyz, [{"x"}]>]>} : (tensor<4x16xf32>, tensor<4x16xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+    reducer(%a: tensor<f32>, %b: tensor<f32>) (%x: tensor<i32>, %y: tensor<i32>) {
+      %g = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %s = stablehlo.select %g, %a, %b : tensor<i1>, tensor<f32>
+      %t = stablehlo.select %g, %x, %y : tensor<i1>, tensor<i32>
+      stablehlo.return %s, %t : tensor<f32>, tensor<i32>
+    }
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xi32>
+}
+"""
 
 ALL = {name: MESHES + body for name, body in _FUNCS.items()}

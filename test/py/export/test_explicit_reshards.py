@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 from explicit_reshard_cases import ALL as CASES
-from export_inputs import assert_same_output, corpus_before
+from explicit_reshard_cases import MIXED_REDUCE
+from export_inputs import assert_same_output, corpus_before, print_after_pysdy
 from jax_corpus import program_names
+from jaxlib.mlir import ir
 from oracle import cpp_output
+
+from pysdy.versions import installed
 
 CONSTRAINT_TO_RESHARD = "func.func(sdy-sharding-constraint-to-reshard)"
 INSERT_RESHARDS = "func.func(sdy-insert-explicit-reshards{enable-full-version=false})"
@@ -82,3 +86,16 @@ def test_corpus_exercises_insert_reshards():
     inputs = corpus_before("default", "sdy-insert-explicit-reshards")
     for pipeline in (INSERT_RESHARDS, INSERT_RESHARDS_FULL):
         assert any(cpp_output(text, pipeline) != cpp_output(text, "") for text in inputs.values())
+
+
+def test_reduce_with_mixed_body_as_cpp_or_refused():
+    """jax 0.10 and 0.11 all-reduce the partial results of an argmax-like reduce; jax 0.12 leaves them partial,
+    a wrong result pysdy refuses with an error on the reduce."""
+    expected = cpp_output(MIXED_REDUCE, INSERT_RESHARDS_FULL)
+    if installed().mixed_reduce_left_unreduced:
+        assert "sdy.all_reduce" not in expected
+        with pytest.raises(ir.MLIRError, match="jaxlib 0.12's Shardy leaves its partial results unreduced"):
+            print_after_pysdy(MIXED_REDUCE, INSERT_RESHARDS_FULL)
+    else:
+        assert expected.count("sdy.all_reduce {\"z\"}") == 2
+        assert print_after_pysdy(MIXED_REDUCE, INSERT_RESHARDS_FULL) == expected

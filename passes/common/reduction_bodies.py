@@ -1,0 +1,25 @@
+"""The reduction a region computes (a reduce's or a collective's body): `sum`, `max` or `min`, as Shardy reads it."""
+
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+# The reduction a body computes, by the op its return operands come from.
+_BODY_REDUCTIONS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min"}
+# `sdy.all_reduce`'s `reduction_op` enum values.
+REDUCTION_OP_VALUES = {"sum": 0, "max": 1, "min": 2}
+
+
+def body_reduction(region: ir.Region) -> str | None:
+    """`sum`, `max` or `min` when every value the body returns comes from that one op; else None."""
+    if not region.blocks:
+        return None
+    terminator = list(region.blocks[0].operations)[-1]
+    if terminator.name != "stablehlo.return" or not terminator.operands:
+        return None
+    kinds = set()
+    for value in terminator.operands:
+        if not isinstance(value, ir.OpResult) or value.owner.name not in _BODY_REDUCTIONS:
+            return None
+        kinds.add(_BODY_REDUCTIONS[value.owner.name])
+    return kinds.pop() if len(kinds) == 1 else None
