@@ -13,6 +13,7 @@ from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.manual_axes import erase_manual_axes, manual_axes_of
 from pysdy.passes.common.reduction_bodies import body_reduction
 from pysdy.passes.common.value_shardings import get_sharding
+from pysdy.passes.export.reshard_ir import MeshTable, axis_set_diff
 from pysdy.passes.export.unflatten_call_graph import functions_by_name
 from pysdy.passes.registry import FUNC, Pass, PassFailure, register_pass
 
@@ -40,22 +41,23 @@ class VerifyUnreducedAxesPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         # Post-order, as MLIR walks: the ops of a region before the op holding it; the first error stops.
+        meshes = MeshTable(op.parent)
         for nested in nested_ops(op)[:-1]:
             try:
-                _verify(nested, op)
+                _verify(nested, op, meshes)
             except _Invalid as invalid:
                 nested.location.emit_error(f"'{nested.name}' op {invalid}")
                 raise PassFailure() from None
 
 
-def _verify(op: ir.Operation, func: ir.Operation) -> None:
+def _verify(op: ir.Operation, func: ir.Operation, meshes: MeshTable) -> None:
     if op.name in _EXPLICIT_RESHARDS:
         op.verify()
     elif op.name == "stablehlo.reduce":
         body = body_reduction(op.regions[0])
-        _verify_transition(op, _operand_shardings(op), _result_shardings(op), introduced=body)
+        _verify_transition(op, _operand_shardings(op), _result_shardings(op), meshes, introduced=body)
     elif op.name in _DOTS:
-        _verify_transition(op, _operand_shardings(op), _result_shardings(op), introduced="sum")
+        _verify_transition(op, _operand_shardings(op), _result_shardings(op), meshes, introduced="sum")
     elif op.name in _SDY_REDUCTIONS:
         if _sharding(op.operands[0]) is None:
             raise _Invalid("operand must be sharded.")
@@ -64,14 +66,14 @@ def _verify(op: ir.Operation, func: ir.Operation) -> None:
         operand, result = _sharding(op.operands[0]), _sharding(op.results[0])
         if operand is not None or result is not None:
             body = body_reduction(op.regions[0]) if len(op.regions) else None
-            _verify_transition(op, [operand], [result], introduced=None, reduced=body or "none")
+            _verify_transition(op, [operand], [result], meshes, introduced=None, reduced=body or "none")
     elif op.name == "func.call":
         _verify_call(op, func.parent)
     elif op.has_trait(ir.IsTerminatorTrait):
         if op.name in _RETURNS:
             _verify_return(op)
     else:
-        _verify_transition(op, _operand_shardings(op), _result_shardings(op), introduced=_ANY)
+        _verify_transition(op, _operand_shardings(op), _result_shardings(op), meshes, introduced=_ANY)
 
 
 def _sharding(value: ir.Value) -> TensorSharding | None:
@@ -103,6 +105,7 @@ def _verify_transition(
     op: ir.Operation,
     operands: list[TensorSharding | None],
     results: list[TensorSharding | None],
+    meshes: MeshTable,
     introduced: str | None,
     reduced: str | None = None,
 ) -> None:
@@ -119,21 +122,23 @@ def _verify_transition(
         if sharding is not None:
             for axis in sharding.unreduced:
                 operand_axes.setdefault(axis, sharding.reduction)
-    new_axes = [axis for axis in result_axes if axis not in operand_axes]
+    mesh = next((meshes.of(s) for s in operands + results if s is not None), None)
+    # As Shardy's axis set difference: sub-axes that cannot coexist with an axis of the other side count as kept.
+    new_axes = axis_set_diff(result_axes, list(operand_axes), mesh) if operand_axes else result_axes
+    dropped = axis_set_diff(list(operand_axes), result_axes, mesh) if result_axes else list(operand_axes)
     if new_axes and introduced != _ANY:
         if introduced is None:
             raise _Invalid(f"cannot add new unreduced axis '{new_axes[0].name}'.")
         if result_reduction != introduced:
             raise _Invalid(f"cannot introduce '{result_reduction}' unreduced axes. Expected '{introduced}'.")
-    for axis, reduction in operand_axes.items():
-        if axis in result_axes:
-            continue
+    for axis in dropped:
+        reduction = next(r for a, r in operand_axes.items() if a.name == axis.name)
         if reduced is None or reduced == "none":
             raise _Invalid(f"dropped unreduced axis '{axis.name}'{_UNBLESSED}")
         if reduction != reduced:
             raise _Invalid(f"cannot reduce '{reduction}' unreduced axes. Expected '{reduced}'.")
     for axis, reduction in operand_axes.items():
-        if axis in result_axes and reduction != result_reduction:
+        if axis not in dropped and reduction != result_reduction and result_axes:
             raise _Invalid(
                 f"cannot change the reduction operator of kept unreduced axes from {reduction} to {result_reduction}."
             )

@@ -500,3 +500,19 @@ func.func @reshard_52(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh
   %1 = sdy.propagation_barrier %0 allowed_direction=NONE : tensor<8x8xf32>
   return %1 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh_x6 = <["x"=6]>
+func.func @negate_sub_axes_that_cannot_coexist(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh_x6, [{}], unreduced={"x":(2)3}>}) -> tensor<12xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x6, [{}], unreduced={"x":(1)3}>]>} : tensor<12xf32>
+  return %0 : tensor<12xf32>
+}
+
+// -----
+
+sdy.mesh @mesh_x6 = <["x"=6]>
+func.func @negate_drops_minor_sub_axis(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh_x6, [{}], unreduced={"x"}>}) -> tensor<12xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x6, [{}], unreduced={"x":(1)2}>]>} : tensor<12xf32>
+  return %0 : tensor<12xf32>
+}
