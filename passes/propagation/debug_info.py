@@ -37,6 +37,7 @@ from pysdy.passes.propagation import axis_refs
 from pysdy.passes.propagation.op_step import propagated_projection
 from pysdy.passes.propagation.sharding_graph import Node, ShardingGraph, SlotKind
 from pysdy.passes.propagation.sharding_projection import ShardingProjection, TensorFactorShardings
+from pysdy.passes.registry import PassFailure
 
 SHARDING_ORIGINS = "sdy.sharding_origins"
 SHARDING_ORIGIN_NAME = "sdy.sharding_origin_name"
@@ -93,6 +94,7 @@ class UserShardings:
             add(op.results[0], name)
             add(op.operands[0], name)
         for number, op in enumerate(nested_ops(module, name=MANUAL_COMPUTATION)):
+            _check_edges_of_manual_computation(op)
             name = f"mc_{number}"
             names.append((op, name))
             in_shardings = TensorShardingPerValue.from_attr(op.attributes["in_shardings"]).shardings
@@ -454,6 +456,17 @@ def _first_free_step(module: ir.Operation) -> int:
 
 def _end(end: EdgeEnd) -> str:
     return f"{_KIND_NAMES[end[0]]}-{end[1]}"
+
+
+def _check_edges_of_manual_computation(op: ir.Operation) -> None:
+    """Origins name a manual computation's edges; jaxlib crashes on one without them, pysdy reports it."""
+    owners = list(op.regions[0].blocks[0].arguments) + list(op.results)
+    if any(edge_user(owner) is None for owner in owners):
+        op.location.emit_error(
+            "debug-sharding-origins needs an sdy.data_flow_edge on every body argument and result of a manual "
+            "computation (sdy-add-data-flow-edges puts them there)"
+        )
+        raise PassFailure()
 
 
 def _edge_result(owner: ir.Value) -> ir.Value | None:
