@@ -31,7 +31,24 @@ def warnings_to(sink: WarningSink) -> Iterator[None]:
         stack.pop()
 
 
+@contextlib.contextmanager
+def warnings_dropped() -> Iterator[None]:
+    """Within the block, warnings emitted on this thread are dropped, and warn-once warnings stay unspent:
+    for work a pass does beyond what Shardy's does (e.g. reading every op's rule), which must warn as Shardy."""
+    _local.dropping = getattr(_local, "dropping", 0) + 1
+    try:
+        yield
+    finally:
+        _local.dropping -= 1
+
+
+def warnings_are_dropped() -> bool:
+    return getattr(_local, "dropping", 0) > 0
+
+
 def emit_warning(location: ir.Location, message: str) -> None:
+    if warnings_are_dropped():
+        return
     stack = _local.__dict__.get("sinks")
     if stack:
         stack[-1](location, message)
