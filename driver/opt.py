@@ -9,7 +9,7 @@ from jaxlib.mlir import ir
 from pysdy.dialects.context import make_context
 from pysdy.driver import verify_diagnostics
 from pysdy.driver.diagnostics import Diagnostic, DiagnosticCollector, format_diagnostic, internal_error
-from pysdy.driver.source import SPLIT_MARKER, Chunk, chunk_position, parse_source, split_source
+from pysdy.driver.source import SPLIT_MARKER, Chunk, NotAModuleError, chunk_position, parse_source, split_source
 from pysdy.passes.diagnostics import warnings_to
 from pysdy.passes.pipeline import Step, build_pass_manager
 
@@ -28,6 +28,7 @@ class OptSettings:
     print_generic: bool = False
     verify_each: bool = True
     allow_unregistered_dialect: bool = False
+    no_implicit_module: bool = False
 
 
 @dataclasses.dataclass
@@ -68,7 +69,7 @@ def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[
     output = None
     with context, collector:
         try:
-            module = parse_source(text, source_name, context)
+            module = parse_source(text, source_name, context, not settings.no_implicit_module)
             manager = build_pass_manager(settings.steps, context)
             manager.enable_verifier(settings.verify_each)
             if settings.timing:
@@ -87,6 +88,8 @@ def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[
             )
             if not output.endswith("\n"):
                 output += "\n"
+        except NotAModuleError:
+            pass  # reported on the op
         except ir.MLIRError as error:
             collector.add_from_error(error)
             if not collector.has_errors:
