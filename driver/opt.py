@@ -9,9 +9,9 @@ from jaxlib.mlir import ir
 from pysdy.dialects.context import make_context
 from pysdy.driver import verify_diagnostics
 from pysdy.driver.diagnostics import Diagnostic, DiagnosticCollector, format_diagnostic, internal_error
-from pysdy.driver.source import SPLIT_MARKER, Chunk, chunk_position, parse_source, split_source
+from pysdy.driver.source import SPLIT_MARKER, Chunk, NotAModuleError, chunk_position, parse_source, split_source
 from pysdy.passes.diagnostics import warnings_to
-from pysdy.passes.pipeline import Step, build_pass_manager
+from pysdy.passes.pipeline import Step, build_pass_manager, run_pass_manager
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,6 +28,7 @@ class OptSettings:
     print_generic: bool = False
     verify_each: bool = True
     allow_unregistered_dialect: bool = False
+    no_implicit_module: bool = False
 
 
 @dataclasses.dataclass
@@ -68,9 +69,8 @@ def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[
     output = None
     with context, collector:
         try:
-            module = parse_source(text, source_name, context)
-            manager = build_pass_manager(settings.steps, context)
-            manager.enable_verifier(settings.verify_each)
+            module = parse_source(text, source_name, context, not settings.no_implicit_module)
+            manager = build_pass_manager(settings.steps, context, verify=settings.verify_each)
             if settings.timing:
                 manager.enable_timing()
             if settings.print_ir_after_all or settings.print_ir_before_all:
@@ -80,13 +80,15 @@ def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[
                     enable_debug_info=settings.print_debuginfo,
                 )
             with warnings_to(collector.record_warning):
-                manager.run(module.operation)
+                run_pass_manager(manager, module.operation)
             output = module.operation.get_asm(
                 enable_debug_info=settings.print_debuginfo,
                 print_generic_op_form=settings.print_generic,
             )
             if not output.endswith("\n"):
                 output += "\n"
+        except NotAModuleError:
+            pass  # reported on the op
         except ir.MLIRError as error:
             collector.add_from_error(error)
             if not collector.has_errors:

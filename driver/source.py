@@ -69,8 +69,16 @@ def split_source(text: str, marker: str = SPLIT_MARKER) -> list[Chunk]:
     return chunks
 
 
-def parse_source(text: str, source_name: str, context: ir.Context) -> ir.OpView:
+class NotAModuleError(Exception):
+    """The top-level op is no module where one is required; the error was emitted on the op."""
+
+
+def parse_source(text: str, source_name: str, context: ir.Context, implicit_module: bool = True) -> ir.OpView:
     """Parses `text` as a module; several top-level ops are wrapped in an implicit `module`.
+
+    Without `implicit_module` (`-no-implicit-module`), the text must hold a
+    single top-level op, a `builtin.module` (pysdy's pipelines run on one): any
+    other op is reported on its location and NotAModuleError raised.
 
     `module {` goes on the last of the blank lines a chunk is padded with; text
     without them gets it on line 1, and the locations the parser gave line 1's
@@ -79,6 +87,14 @@ def parse_source(text: str, source_name: str, context: ir.Context) -> ir.OpView:
     into this text (into its own chunk, for a split source). Raises ir.MLIRError
     with the parser's diagnostics.
     """
+    if not implicit_module:
+        op = ir.Operation.parse(text, source_name=source_name, context=context)
+        if op.operation.name == "builtin.module":
+            return op
+        op.location.emit_error(
+            f"-no-implicit-module: the top-level op must be a 'builtin.module', found '{op.operation.name}'"
+        )
+        raise NotAModuleError()
     try:
         op = ir.Operation.parse(text, source_name=source_name, context=context)
         if op.operation.name == "builtin.module":

@@ -8,12 +8,15 @@ PassManager as real MLIR passes, so timing and IR printing see them.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from typing import Union
+import threading
+from typing import Iterator, Union
 
 from jaxlib.mlir import ir, passmanager
 
 from pysdy.dialects.ir_memo import use_context
+from pysdy.passes.diagnostics import nested_errors, report_nested_errors
 from pysdy.passes.registry import (
     FUNC,
     MODULE,
@@ -201,53 +204,180 @@ def functions_of(module: ir.Operation) -> list[ir.Operation]:
     return [op.operation for op in module.regions[0].blocks[0].operations if op.operation.name == FUNC]
 
 
-def _as_mlir_pass(pass_: Pass):
+# Whether the pass manager running the current Python pass verifies after each pass; a pipeline
+# pass's nested pass manager does as its own does.
+_running = threading.local()
+
+
+def _verifies_by_default() -> bool:
+    return getattr(_running, "verify", True)
+
+
+@contextlib.contextmanager
+def _running_with_verifier(verify: bool) -> Iterator[None]:
+    previous = _verifies_by_default()
+    _running.verify = verify
+    try:
+        yield
+    finally:
+        _running.verify = previous
+
+
+def _as_mlir_pass(pass_: Pass, verify: bool):
     def run(op, mlir_pass):
         try:
-            run_pass_on(pass_, op)
+            with _running_with_verifier(verify):
+                run_pass_on(pass_, op)
         except PassFailure:
             mlir_pass.signal_pass_failure()
 
     return run
 
 
-def build_pass_manager(steps: tuple[Step, ...], context: ir.Context | None = None) -> passmanager.PassManager:
-    """A PassManager on `builtin.module` running `steps` in order.
+# A step of a function group: a pysdy function pass, or upstream pass text anchored on func.func.
+FunctionStep = Union[Pass, str]
 
-    Function passes named at module level are nested on every `func.func`, as
-    sdy_opt does.
-    """
-    manager = passmanager.PassManager(MODULE, context)
-    _add_steps(manager, steps, MODULE)
+
+def _as_function_group(steps: list[FunctionStep], verify: bool, context: ir.Context | None):
+    """A module pass running `steps` as MLIR runs adjacent `func.func(...)` pipelines, which it merges into one:
+    on each function in turn, every step, each followed by the verifier on that function alone (which, unlike
+    the module's, does not check the shardings' mesh references). The module is verified after the group: a
+    function found invalid ends the group there, and the module's verifier reports it as jaxlib reports it."""
+    upstream = {
+        index: _upstream_function_pass_manager(step, verify, context)
+        for index, step in enumerate(steps)
+        if isinstance(step, str)
+    }
+
+    def run(op, mlir_pass):
+        use_context(op.context)
+        try:
+            with _running_with_verifier(verify):
+                for func in functions_of(op.operation):
+                    for index, step in enumerate(steps):
+                        if index in upstream:
+                            _run_nested(upstream[index], func)
+                            continue
+                        step.run(func)
+                        if verify and not _is_valid(func):
+                            return
+        except PassFailure:
+            mlir_pass.signal_pass_failure()
+
+    return run
+
+
+def _upstream_function_pass_manager(text: str, verify: bool, context: ir.Context | None) -> passmanager.PassManager:
+    manager = passmanager.PassManager(FUNC, context)
+    manager.enable_verifier(verify)
+    try:
+        manager.add(text)
+    except ValueError:
+        raise PipelineError(f"invalid pass pipeline '{FUNC}({text})'") from None
     return manager
 
 
-def _add_steps(manager: passmanager.PassManager, steps: tuple[Step, ...], anchor: str) -> None:
-    upstream: list[str] = []
+def _run_nested(manager: passmanager.PassManager, op: ir.Operation) -> None:
+    try:
+        run_pass_manager(manager, op)
+    except ir.MLIRError as error:
+        report_nested_errors(error)
+        raise PassFailure() from None
+
+
+def _is_valid(func: ir.Operation) -> bool:
+    try:
+        return func.verify()
+    except ir.MLIRError:
+        return False
+
+
+def build_pass_manager(
+    steps: tuple[Step, ...], context: ir.Context | None = None, verify: bool | None = None
+) -> passmanager.PassManager:
+    """A PassManager on `builtin.module` running `steps` in order, verifying after each pass if `verify` (by
+    default, as the pass manager running the current pass does, else yes).
+
+    Function passes, in `func.func(...)` or named at module level (nested on
+    every `func.func`, as sdy_opt does), run as MLIR runs them: adjacent ones
+    as one group, function by function (see `_as_function_group`).
+    """
+    verify = _verifies_by_default() if verify is None else verify
+    manager = passmanager.PassManager(MODULE, context)
+    manager.enable_verifier(verify)
+    _add_steps(manager, steps, verify, context)
+    return manager
+
+
+def _add_steps(
+    manager: passmanager.PassManager, steps: tuple[Step, ...], verify: bool, context: ir.Context | None
+) -> None:
+    upstream: list[str] = []  # module-level upstream steps, added together
+    group: list[FunctionStep] = []  # the function group being gathered
 
     def flush():
         if upstream:
-            text = ",".join(upstream)
-            _add_upstream(manager, text if anchor == MODULE else f"{anchor}({text})")
+            _add_upstream(manager, ",".join(upstream))
             upstream.clear()
+        if group:
+            _add_function_group(manager, list(group), verify, context)
+            group.clear()
 
     for step in steps:
-        if isinstance(step, NestedPipeline):
-            if anchor != MODULE or step.anchor != FUNC:
-                upstream.append(_nested_text(step))
-                continue
+        if isinstance(step, NestedPipeline) and step.anchor == FUNC:
+            if upstream:
+                flush()
+            group.extend(_function_steps(step.steps))
+            continue
+        pass_ = None if isinstance(step, NestedPipeline) else instantiate(step)
+        if pass_ is not None and pass_.anchor == FUNC:
+            if upstream:
+                flush()
+            group.append(pass_)
+            continue
+        if group:
             flush()
-            _add_steps(manager, step.steps, FUNC)
-            continue
-        pass_ = instantiate(step)
         if pass_ is None:
-            upstream.append(step.text())
+            upstream.append(_nested_text(step) if isinstance(step, NestedPipeline) else step.text())
             continue
-        if anchor == FUNC and pass_.anchor == MODULE:
-            raise PipelineError(f"pass '{step.name}' runs on builtin.module and cannot be nested in func.func")
         flush()
-        manager.add(_as_mlir_pass(pass_), name=pass_.name, argument=step.name, description=pass_.summary)
+        manager.add(_as_mlir_pass(pass_, verify), name=pass_.name, argument=step.name, description=pass_.summary)
     flush()
+
+
+def _function_steps(steps: tuple[Step, ...]) -> list[FunctionStep]:
+    """The steps of a `func.func(...)` pipeline; adjacent upstream ones are joined."""
+    result: list[FunctionStep] = []
+    for step in steps:
+        if isinstance(step, NestedPipeline):
+            text = _nested_text(step)
+        else:
+            pass_ = instantiate(step)
+            if pass_ is not None:
+                if pass_.anchor == MODULE:
+                    raise PipelineError(f"pass '{step.name}' runs on builtin.module and cannot be nested in func.func")
+                result.append(pass_)
+                continue
+            text = step.text()
+        if result and isinstance(result[-1], str):
+            result[-1] += "," + text
+        else:
+            result.append(text)
+    return result
+
+
+def _add_function_group(
+    manager: passmanager.PassManager, steps: list[FunctionStep], verify: bool, context: ir.Context | None
+) -> None:
+    """Adds a function group; one of upstream passes only is MLIR's own `func.func(...)` pipeline."""
+    if all(isinstance(step, str) for step in steps):
+        _add_upstream(manager, f"{FUNC}({','.join(steps)})")
+        return
+    if len(steps) == 1:
+        name, argument, description = steps[0].name, steps[0].argument, steps[0].summary
+    else:
+        name, argument, description = f"'{FUNC}' Pipeline", "", "adjacent function passes, run function by function"
+    manager.add(_as_function_group(steps, verify, context), name=name, argument=argument, description=description)
 
 
 def _nested_text(step: NestedPipeline) -> str:
@@ -285,9 +415,21 @@ def _upstream_exists(name: str) -> bool:
             return False
 
 
+def run_pass_manager(manager: passmanager.PassManager, op: ir.Operation) -> None:
+    """Runs `manager` on `op`. On failure raises the pass manager's ir.MLIRError, or the error a pass reported
+    from a nested run (a pipeline pass's pipeline, an upstream function pass), whose diagnostics keep their notes."""
+    with nested_errors() as errors:
+        try:
+            manager.run(op)
+        except ir.MLIRError as error:
+            if errors and not error.error_diagnostics:
+                raise errors[0] from None
+            raise
+
+
 def run_pipeline(module: ir.Module, steps: tuple[Step, ...]) -> None:
     """Runs `steps` on `module`; raises ir.MLIRError (with diagnostics) when a pass fails."""
-    build_pass_manager(steps, module.context).run(module.operation)
+    run_pass_manager(build_pass_manager(steps, module.context), module.operation)
 
 
 def run_steps_in_pass(op: ir.Operation, steps: tuple[Step, ...], pass_argument: str) -> None:
@@ -297,9 +439,4 @@ def run_steps_in_pass(op: ir.Operation, steps: tuple[Step, ...], pass_argument: 
     except PipelineError as error:
         op.location.emit_error(f"{pass_argument}: {error}")
         raise PassFailure() from None
-    try:
-        manager.run(op)
-    except ir.MLIRError as error:
-        for diagnostic in error.error_diagnostics:
-            diagnostic.location.emit_error(diagnostic.message)
-        raise PassFailure() from None
+    _run_nested(manager, op)

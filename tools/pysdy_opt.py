@@ -40,8 +40,8 @@ _SWITCHES = {
     "mlir-print-debuginfo": "print_debuginfo",
     "mlir-print-op-generic": "print_generic",
     "allow-unregistered-dialect": "allow_unregistered_dialect",
+    "no-implicit-module": "no_implicit_module",
 }
-_IGNORED = {"no-implicit-module"}
 
 
 class UsageError(Exception):
@@ -65,6 +65,7 @@ def _help_text() -> str:
         "  -mlir-print-debuginfo      Print locations",
         "  -mlir-print-op-generic     Print the generic op form",
         "  -allow-unregistered-dialect  Parse ops of unregistered dialects (passes treat them as unknown ops)",
+        "  -no-implicit-module        Do not wrap the input in a module: it must be a single builtin.module",
         "  -mlir-disable-threading    Accepted for sdy_opt compatibility: pysdy always runs MLIR",
         "                             single-threaded, so Python callbacks never run on MLIR's",
         "                             worker threads (where they would deadlock on the GIL)",
@@ -129,8 +130,6 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
                 raise UsageError(
                     f"'-mlir-disable-threading={value}' is not supported: pysdy always runs MLIR single-threaded"
                 )
-        elif name in _IGNORED:
-            continue
         elif name in all_passes() or _is_upstream_pass(name):
             pass_flag_given = True
             steps.append(PassStep(name, parse_options(value) if has_value else ()))

@@ -101,11 +101,19 @@ def _collectives_for(reshard: ir.Operation, input_value: ir.Value, meshes: MeshT
         raise PassFailure() from error
 
 
-def _is_redundant(reshard: ir.Operation) -> bool:
-    """Whether jaxlib keeps the reshard with keep-redundant-reshards: its input and output shardings have the same
-    axes on every dimension (open or closed; replicated axes do not count, unreduced ones only on the lines that
-    compare them), and the same mesh unless no dimension is sharded."""
-    in_sharding = get_sharding(reshard.operands[0])
+def _through_barriers(value: ir.Value) -> ir.Value:
+    """`value` seen through propagation barriers, as Shardy's conversion sees a reshard's input (a barrier folds to
+    its input there, though it stays in the IR for its other users)."""
+    while isinstance(value, ir.OpResult) and value.owner.name == "sdy.propagation_barrier":
+        value = value.owner.operands[0]
+    return value
+
+
+def _is_redundant(reshard: ir.Operation, input_value: ir.Value) -> bool:
+    """Whether jaxlib keeps the reshard of `input_value` with keep-redundant-reshards: its input and output
+    shardings have the same axes on every dimension (open or closed; replicated axes do not count, unreduced ones
+    only on the lines that compare them), and the same mesh unless no dimension is sharded."""
+    in_sharding = get_sharding(input_value)
     out_sharding = TensorSharding.from_attr(reshard.attributes["sharding"])
     if versions.installed().redundant_reshards_compare_unreduced:
         in_unreduced = set(in_sharding.unreduced) if in_sharding is not None else set()
@@ -138,9 +146,10 @@ class ReshardToCollectivesPass(Pass):
         replacements: dict[ir.Value, ir.Value] = {}
         replaced = []
         for reshard in nested_ops(op, pre_order=True, name="sdy.reshard"):
-            if self.keep_redundant_reshards and _is_redundant(reshard):
+            input_value = _through_barriers(reshard.operands[0])
+            if self.keep_redundant_reshards and _is_redundant(reshard, input_value):
                 continue
-            value = replacements.get(reshard.operands[0], reshard.operands[0])
+            value = replacements.get(input_value, input_value)
             collectives = _collectives_for(reshard, value, meshes)
             if collectives is None:
                 continue

@@ -13,8 +13,11 @@ from pysdy.passes.common.data_flow import EDGE_OP, MANUAL_COMPUTATION, edge_of_t
 from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.passes.common.value_shardings import get_sharding, set_sharding, shardable_value
 from pysdy.passes.common.values import insertion_point_after, rank
+from pysdy.passes.diagnostics import warnings_dropped
+from pysdy.passes.propagation.debug_info import PropagationDebugInfo, UserShardings
 from pysdy.passes.propagation.rules import get_or_create_rule
-from pysdy.passes.registry import Pass, PassFailure, option, register_pass
+from pysdy.passes.propagation.sharding_graph import ShardingGraph
+from pysdy.passes.registry import Pass, option, register_pass
 
 CONSTRAINT = "sdy.sharding_constraint"
 CONSTRAINT_USERS = frozenset({CONSTRAINT, MANUAL_COMPUTATION})
@@ -59,11 +62,11 @@ def _is_data_flow_target(value: ir.Value) -> bool:
     return defined_by_edge or edge_of_target(value) is not None
 
 
-def _apply(op: ir.Operation, value: ir.Value, sharding: ir.Attribute, constraint_after_value) -> None:
+def _apply(op: ir.Operation, value: ir.Value, sharding: ir.Attribute, constraint_after_value) -> bool:
     """Gives `value` the constraint's sharding; a data-flow target instead gets its uses routed through a
-    constraint right after it, so the other targets of its edge stay unconstrained."""
+    constraint right after it, so the other targets of its edge stay unconstrained. True if `value` got it."""
     if not _should_apply(value, sharding):
-        return
+        return False
     if _is_data_flow_target(value):
         constraint = constraint_after_value()
         value.replace_all_uses_except(constraint.results[0], constraint)
@@ -73,9 +76,10 @@ def _apply(op: ir.Operation, value: ir.Value, sharding: ir.Attribute, constraint
             mesh = TensorSharding.from_attr(sharding).mesh
             open_sharding = TensorSharding.fully_open(mesh, rank(value))
             set_sharding(value, dataclasses.replace(open_sharding, unreduced=unreduced))
-        return
+        return False
     get_or_create_rule(op, False, set_on_op=True)
     set_sharding(value, TensorSharding.from_attr(sharding))
+    return True
 
 
 def _move_after_value(op: ir.Operation, value: ir.Value) -> None:
@@ -104,7 +108,8 @@ def _chain_tail(head: ir.Operation) -> ir.Operation | None:
     return tail
 
 
-def _apply_constraint(constraint: ir.Operation) -> None:
+def _apply_constraint(constraint: ir.Operation) -> bool:
+    """Applies `constraint`; True if its input got its sharding."""
     value = constraint.operands[0]
     tail = _chain_tail(constraint)
     if tail is not None:
@@ -123,7 +128,7 @@ def _apply_constraint(constraint: ir.Operation) -> None:
         _move_after_value(constraint, value)
         return constraint
 
-    _apply(constraint, value, _constraint_sharding(constraint), constraint_after_value)
+    return _apply(constraint, value, _constraint_sharding(constraint), constraint_after_value)
 
 
 def _apply_in_shardings(manual: ir.Operation) -> None:
@@ -156,11 +161,23 @@ class ApplyShardingConstraintsPass(Pass):
     )
 
     def run(self, op: ir.Operation) -> None:
-        if self.debug_sharding_origins or self.debug_propagation_edge_sharding:
-            op.location.emit_error("pysdy's sdy-apply-sharding-constraints does not record debug shardings")
-            raise PassFailure()
+        user_shardings = UserShardings.read(op) if self.debug_sharding_origins else None
+        applied = []  # the constraints whose input got their sharding, in order
         for nested in nested_ops_named(op, CONSTRAINT_USERS):
             if nested.name == CONSTRAINT:
-                _apply_constraint(nested)
+                if _apply_constraint(nested):
+                    applied.append(nested)
             else:
                 _apply_in_shardings(nested)
+        if user_shardings is None and not self.debug_propagation_edge_sharding:
+            return
+        # As jaxlib, the debug info records each applied constraint as a propagation step (not manual
+        # computations' in_shardings, nor constraints on data-flow targets).
+        with warnings_dropped():  # Shardy's pass reads no rules but the constraints'
+            graph = ShardingGraph(op, conservative=False)
+        debug_info = PropagationDebugInfo.attach(
+            graph, user_shardings, self.debug_propagation_edge_sharding, groups_synced=False
+        )
+        for constraint in applied:
+            debug_info.record_applied_constraint(constraint)
+        debug_info.write()

@@ -18,7 +18,9 @@ keep theirs, and origins naming their own value read `self`.
 
 The recording follows the propagation: `record` is called by the driver after
 each step that changed a sharding, and `write` puts everything on the IR once
-propagation is over. Nothing here runs when both options are off.
+propagation is over. sdy-apply-sharding-constraints records the same way, one
+step per constraint whose sharding it gives the constraint's input. Nothing
+here runs when both options are off.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pysdy.passes.propagation import axis_refs
 from pysdy.passes.propagation.op_step import propagated_projection
 from pysdy.passes.propagation.sharding_graph import Node, ShardingGraph, SlotKind
 from pysdy.passes.propagation.sharding_projection import ShardingProjection, TensorFactorShardings
+from pysdy.passes.registry import PassFailure
 
 SHARDING_ORIGINS = "sdy.sharding_origins"
 SHARDING_ORIGIN_NAME = "sdy.sharding_origin_name"
@@ -93,6 +96,7 @@ class UserShardings:
             add(op.results[0], name)
             add(op.operands[0], name)
         for number, op in enumerate(nested_ops(module, name=MANUAL_COMPUTATION)):
+            _check_edges_of_manual_computation(op)
             name = f"mc_{number}"
             names.append((op, name))
             in_shardings = TensorShardingPerValue.from_attr(op.attributes["in_shardings"]).shardings
@@ -110,14 +114,17 @@ class UserShardings:
                 add(argument, f"input: {argument.arg_number}")
             returned = _terminator(func).operands
             for index, sharding in enumerate(func_attrs.result_shardings(func)):
-                add(returned[index], f"output: {index}", sharding)
+                if sharding is not None:  # not the returned value's own sharding
+                    add(returned[index], f"output: {index}", sharding)
         return cls(tuple(origins), tuple(names))
 
 
 class PropagationDebugInfo:
     """What one propagation pass records for its debug options, from the graph's first step to its last."""
 
-    def __init__(self, graph: ShardingGraph, user_shardings: UserShardings | None, propagation_edges: bool):
+    def __init__(
+        self, graph: ShardingGraph, user_shardings: UserShardings | None, propagation_edges: bool, groups_synced: bool
+    ):
         self.graph = graph
         self.sharding_origins = user_shardings is not None
         self.propagation_edges = propagation_edges
@@ -132,16 +139,19 @@ class PropagationDebugInfo:
             self.origin_names = {graph.node_of(op): name for op, name in user_shardings.names}
             for value, origin, sharding in user_shardings.origins:
                 self._add_origins(graph.slot(value), origin, sharding)
-            self._share_origins_in_groups()
+            if groups_synced:
+                self._share_origins_in_groups()
 
     @classmethod
     def attach(
-        cls, graph: ShardingGraph, user_shardings: UserShardings | None, propagation_edges: bool
+        cls, graph: ShardingGraph, user_shardings: UserShardings | None, propagation_edges: bool,
+        groups_synced: bool = True,
     ) -> PropagationDebugInfo | None:
-        """Starts recording on `graph` if an option is on (origins: `user_shardings` given)."""
+        """Starts recording on `graph` if an option is on (origins: `user_shardings` given). Sharding group
+        members share origins if the pass synced their shardings (propagation does)."""
         if user_shardings is None and not propagation_edges:
             return None
-        graph.debug_info = cls(graph, user_shardings, propagation_edges)
+        graph.debug_info = cls(graph, user_shardings, propagation_edges, groups_synced)
         return graph.debug_info
 
     # ------------------------------------------------------------------
@@ -212,6 +222,22 @@ class PropagationDebugInfo:
                         _add_edge(edges.setdefault(axis, []), edge)
                     if self.sharding_origins:
                         self._record_origin(ends[kind][index], axis, ends[edge.source[0]][edge.source[1]])
+
+    def record_applied_constraint(self, constraint: ir.Operation) -> None:
+        """Records a step giving a sharding constraint's input its sharding (sdy-apply-sharding-constraints): every
+        axis goes from the constraint's result to its operand."""
+        graph = self.graph
+        source, target = graph.slot(constraint.results[0]), graph.slot(constraint.operands[0])
+        step = self.step
+        self.step += 1
+        edges = self.op_edges.setdefault(graph.node_of(constraint), {}) if self.propagation_edges else None
+        for dim in TensorSharding.from_attr(constraint.attributes["sharding"]).dims:
+            for axis in dim.axes:
+                if edges is not None:
+                    _add_edge(edges.setdefault(axis, []), PropagationEdge((RESULT, 0), (OPERAND, 0), step))
+                origin = _origin_of(self.origins.get(self._canonical(source), {}), axis)
+                if self.sharding_origins and origin is not None:  # for the input alone: groups are not synced
+                    self.origins.setdefault(self._canonical(target), {}).setdefault(axis, origin)
 
     def _canonical(self, slot_id: int | None) -> int | None:
         return self._returned_slot.get(slot_id, slot_id)
@@ -454,6 +480,17 @@ def _first_free_step(module: ir.Operation) -> int:
 
 def _end(end: EdgeEnd) -> str:
     return f"{_KIND_NAMES[end[0]]}-{end[1]}"
+
+
+def _check_edges_of_manual_computation(op: ir.Operation) -> None:
+    """Origins name a manual computation's edges; jaxlib crashes on one without them, pysdy reports it."""
+    owners = list(op.regions[0].blocks[0].arguments) + list(op.results)
+    if any(edge_user(owner) is None for owner in owners):
+        op.location.emit_error(
+            "debug-sharding-origins needs an sdy.data_flow_edge on every body argument and result of a manual "
+            "computation (sdy-add-data-flow-edges puts them there)"
+        )
+        raise PassFailure()
 
 
 def _edge_result(owner: ir.Value) -> ir.Value | None:

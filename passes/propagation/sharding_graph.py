@@ -17,6 +17,12 @@ from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import ManualAxes, Mesh, OpShardingRule, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import data_flow as edges
+from pysdy.passes.common.value_shardings import (
+    block_arg_owner_shardings,
+    result_owner_shardings,
+    set_block_arg_owner_shardings,
+    set_result_owner_shardings,
+)
 from pysdy.passes.propagation.dead_ops import erased_when_unused
 from pysdy.passes.propagation.elementwise import is_elementwise
 from pysdy.passes.propagation.func_data_flow_edges import FUNC_EDGE_OP, FuncEdges
@@ -41,6 +47,10 @@ class SlotKind(enum.Enum):
     FUNC_RESULT = "func_result"
     OP_RESULT = "op_result"  # stored in the op's sdy.sharding_per_value
     OWN_ATTR = "own_attr"  # the op's own sharding attribute (edge, constraint, reshard)
+    # An edge owner of a named or manual computation that has no sdy.data_flow_edge: stored in the
+    # op's out_shardings (a result) or in_shardings (a body argument, seen without the manual axes).
+    RESULT_EDGE_OWNER = "result_edge_owner"
+    ARG_EDGE_OWNER = "arg_edge_owner"
 
 
 @dataclasses.dataclass(slots=True)
@@ -155,6 +165,10 @@ class ShardingGraph:
             if node.name == "func.func" and node.op.regions[0].blocks:  # not a declaration
                 for argument in node.op.regions[0].blocks[0].arguments:
                     self.slot(argument)  # unused arguments have shardings too
+            elif node.name in edges.REGION_EDGE_OPS:
+                # Every edge owner has a slot: setting one sets its unset siblings too.
+                for value in edges.block_arg_edge_owners(node.op) + edges.result_edge_owners(node.op):
+                    self.slot(value)
             self._describe(index, node)
         for slot_value, slot_id in self._slot_of.items():
             self.slots[slot_id].notify = self._notify_list(slot_value, self.slots[slot_id].owner)
@@ -199,9 +213,9 @@ class ShardingGraph:
             return value  # the common case: a result of an op without edges
         edge_owner = edges.edge_owner_of_target(value)
         if edge_owner is not None:
+            # Without its sdy.data_flow_edge, the edge owner holds the sharding (a while's result for its body argument).
             edge = edges.edge_user(edge_owner)
-            if edge is not None:
-                return edge.results[0]
+            return edge.results[0] if edge is not None else edge_owner
         if isinstance(value, ir.OpResult):
             return value
         if edges.owning_op(value).name == "func.func":
@@ -213,6 +227,10 @@ class ShardingGraph:
         owner_op = edges.owning_op(value)
         if isinstance(value, ir.OpResult):
             return self._new_result_slot(self.node_of(owner_op), value.result_number, rank)
+        if owner_op.name in edges.REGION_EDGE_OPS:
+            shardings = block_arg_owner_shardings(owner_op)
+            sharding = shardings[value.arg_number] if shardings else None
+            return self._add_slot(Slot(SlotKind.ARG_EDGE_OWNER, sharding, rank, self.node_of(owner_op), value.arg_number))
         attrs = ir.DictAttr(ir.ArrayAttr(owner_op.attributes["arg_attrs"])[value.arg_number]) if (
             "arg_attrs" in owner_op.attributes
         ) else None
@@ -222,6 +240,10 @@ class ShardingGraph:
     def _new_result_slot(self, owner: int, number: int, rank: int, attributes: ir.OpAttributeMap | None = None) -> int:
         """A slot for result `number` of node `owner` (whose attributes the caller may pass along)."""
         node = self.nodes[owner]
+        if node.name in edges.REGION_EDGE_OPS:
+            shardings = result_owner_shardings(node.op)
+            sharding = shardings[number] if shardings else None
+            return self._add_slot(Slot(SlotKind.RESULT_EDGE_OWNER, sharding, rank, owner, number))
         if attributes is None:
             attributes = node.op.attributes
         own_attr = _OWN_SHARDING_ATTRS.get(node.name)
@@ -435,15 +457,27 @@ class ShardingGraph:
     def set_sharding(self, slot_id: int, sharding: TensorSharding) -> None:
         """Sets a slot as Shardy's setSharding does (an op's other results become fully open)."""
         slot = self.slots[slot_id]
-        if slot.kind is SlotKind.OP_RESULT and slot.owner is not None:
-            node = self.nodes[slot.owner]
-            for other in node.results:
-                if other is not None and other != slot_id and self.slots[other].sharding is None:
-                    other_slot = self.slots[other]
-                    other_slot.sharding = self.cache.intern(TensorSharding.fully_open(sharding.mesh, other_slot.rank))
-                    other_slot.changed = True
+        if slot.kind in _SIBLING_KINDS and slot.owner is not None and slot.sharding is None:
+            for other in self._siblings(slot):
+                if other.sharding is None:
+                    other.sharding = self.cache.intern(TensorSharding.fully_open(sharding.mesh, other.rank))
+                    other.changed = True
         slot.sharding = self.cache.intern(sharding)
         slot.changed = True
+
+    def _siblings(self, slot: Slot) -> list[Slot]:
+        """The other slots stored in the same attribute of the same op as `slot`."""
+        node = self.nodes[slot.owner]
+        if slot.kind is SlotKind.ARG_EDGE_OWNER:
+            values = edges.block_arg_edge_owners(node.op)
+        else:
+            values = list(node.op.results)
+        siblings = []
+        for value in values:
+            other_id = self._slot_of.get(value)
+            if other_id is not None and self.slots[other_id] is not slot and self.slots[other_id].kind is slot.kind:
+                siblings.append(self.slots[other_id])
+        return siblings
 
     def replace_sharding(self, slot_id: int, sharding: TensorSharding) -> None:
         """Replaces a slot's sharding in place, touching nothing else (Shardy's transformSharding)."""
@@ -469,11 +503,14 @@ class ShardingGraph:
         per_op_results: dict[int, None] = {}
         func_args: dict[int, None] = {}
         func_results: dict[int, None] = {}
+        edge_owners: dict[tuple[int, SlotKind], None] = {}
         for slot in self.slots:
             if not slot.changed:
                 continue
             if slot.kind is SlotKind.OP_RESULT:
                 per_op_results[slot.owner] = None
+            elif slot.kind in (SlotKind.RESULT_EDGE_OWNER, SlotKind.ARG_EDGE_OWNER):
+                edge_owners[slot.owner, slot.kind] = None
             elif slot.kind is SlotKind.OWN_ATTR:
                 op = self.nodes[slot.owner].op
                 op.attributes[_own_sharding_attr(op)] = attr(slot.sharding)
@@ -489,6 +526,8 @@ class ShardingGraph:
             if key not in per_value_attrs:
                 per_value_attrs[key] = TensorShardingPerValue(shardings).to_attr()
             node.op.attributes[SHARDING] = per_value_attrs[key]
+        for node_id, kind in edge_owners:
+            self._write_edge_owner_shardings(node_id, kind)
         for node_id in func_args:
             self._write_func_arg_attrs(node_id, attr)
         for node_id in func_results:
@@ -509,6 +548,20 @@ class ShardingGraph:
         for node in reversed(self.nodes):
             if node.erased and node.op is not None:
                 node.op.erase()
+
+    def _write_edge_owner_shardings(self, node_id: int, kind: SlotKind) -> None:
+        """Writes the in_shardings or out_shardings of a named or manual computation (all set by then)."""
+        op = self.nodes[node_id].op
+        if kind is SlotKind.ARG_EDGE_OWNER:
+            owners, read, write = edges.block_arg_edge_owners(op), block_arg_owner_shardings, set_block_arg_owner_shardings
+        else:
+            owners, read, write = list(op.results), result_owner_shardings, set_result_owner_shardings
+        shardings = read(op) or [None] * len(owners)
+        for index, value in enumerate(owners):
+            slot_id = self._slot_of.get(value)
+            if slot_id is not None and self.slots[slot_id].kind is kind:
+                shardings[index] = self.slots[slot_id].sharding
+        write(op, shardings)
 
     def _write_func_arg_attrs(self, node_id: int, attr) -> None:
         func = self.nodes[node_id].op
@@ -535,6 +588,9 @@ class ShardingGraph:
             new.append(ir.DictAttr.get(entries))
         func.attributes["res_attrs"] = ir.ArrayAttr.get(new)
 
+
+# Slots of which an op keeps all or none: setting one sets the unset others to fully open shardings.
+_SIBLING_KINDS = (SlotKind.OP_RESULT, SlotKind.RESULT_EDGE_OWNER, SlotKind.ARG_EDGE_OWNER)
 
 # Ops with regions whose rules read only their types and attributes (see passes/propagation/rules).
 _UNKNOWN = object()  # a rule signature not met yet

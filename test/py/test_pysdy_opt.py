@@ -232,3 +232,40 @@ def test_double_dash_ends_the_options(tmp_path):
     assert "sdy.sharding_rule" in result.stdout
     result = run_cli("--", "-sdy-populate-op-sharding-rules")
     assert result.stderr == "pysdy-opt: could not open input file '-sdy-populate-op-sharding-rules': No such file or directory\n"
+
+
+MODULE = "module {\n" + VALID + "}\n"
+
+
+def test_no_implicit_module_runs_a_module_as_jaxlib_runs_it(tmp_path):
+    from jaxlib.mlir import ir, passmanager
+
+    from pysdy.dialects.context import make_context
+
+    with make_context():
+        module = ir.Module.parse(MODULE)
+        passmanager.PassManager.parse("builtin.module(sdy-basic-propagate)").run(module.operation)
+        expected = str(module)
+    source = tmp_path / "in.mlir"
+    source.write_text(MODULE)
+    result = run_cli(str(source), "-no-implicit-module", "-sdy-basic-propagate")
+    assert (result.returncode, result.stdout, result.stderr) == (0, expected, "")
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        (VALID, "source must contain a single top-level operation, found: 2"),
+        ("", "source must contain a single top-level operation, found: 0"),
+        ("func.func @f() {\n  return\n}\n", "-no-implicit-module: the top-level op must be a 'builtin.module', found 'func.func'"),
+    ],
+    ids=["two_ops", "empty", "function"],
+)
+def test_no_implicit_module_refuses_what_is_not_one_module(tmp_path, text, error):
+    source = tmp_path / "in.mlir"
+    source.write_text(text)
+    result = run_cli(str(source), "-no-implicit-module", "-sdy-basic-propagate")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.splitlines()[0].endswith(f": error: {error}")
+    # Without the flag the same text is wrapped in a module and runs.
+    assert run_cli(str(source), "-sdy-basic-propagate").returncode == 0

@@ -9,7 +9,7 @@ from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import FactorKind, OpShardingRule
 from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, pointwise_rule, shape_of
-from pysdy.passes.diagnostics import emit_warning
+from pysdy.passes.diagnostics import emit_warning, warnings_are_dropped
 from pysdy.passes.propagation.rules.registry import rule_for
 
 CustomCallRuleFunction = Callable[[ir.OpView, bool], Optional[OpShardingRule]]
@@ -82,7 +82,7 @@ _warned_about_unknown_target = False
 def _warn_unknown_target_once(op, target: str) -> None:
     """Like Shardy, warn about the first unknown call target a process meets, and only that one."""
     global _warned_about_unknown_target
-    if not _warned_about_unknown_target:
+    if not _warned_about_unknown_target and not warnings_are_dropped():
         _warned_about_unknown_target = True
         emit_warning(op.location, f"custom call @{target} is unknown to SDY sharding rule registry")
 

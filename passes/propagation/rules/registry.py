@@ -13,7 +13,7 @@ from typing import Callable, Optional
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import OpShardingRule
-from pysdy.passes.diagnostics import emit_warning
+from pysdy.passes.diagnostics import emit_warning, warnings_are_dropped
 
 SHARDING_RULE_ATTR = "sdy.sharding_rule"
 
@@ -96,7 +96,7 @@ _warned_about_unknown_op = False
 def _warn_unknown_op_once(op: ir.Operation) -> None:
     """Like Shardy, warn about the first unknown op a process meets, and only that one."""
     global _warned_about_unknown_op
-    if not _warned_about_unknown_op:
+    if not _warned_about_unknown_op and not warnings_are_dropped():
         _warned_about_unknown_op = True
         emit_warning(op.location, f"op '{op.name}' is unknown to SDY sharding rule registry")
 

@@ -139,6 +139,25 @@ func.func @inside_manual_computation(%arg0: tensor<16x8xf32> {sdy.sharding = #sd
 }
 """
 
+# Shardy's conversion sees a reshard's input through propagation barriers (also when deciding it is redundant);
+# the barriers stay for their other users.
+CASES["through_propagation_barriers"] = MESHES + """
+func.func @through_propagation_barriers(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x", "y"}, {}]>}) -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>) {
+  %0 = sdy.propagation_barrier %arg0 allowed_direction=BACKWARD : tensor<16x8xf32>
+  %1 = sdy.propagation_barrier %0 allowed_direction=FORWARD {sdy.sharding = #sdy.sharding_per_value<[<@m3, [{"z"}, {}]>]>} : tensor<16x8xf32>
+  %2 = sdy.reshard %1 <@m3, [{"x"}, {"y"}]> : tensor<16x8xf32>
+  %3 = stablehlo.add %1, %0 : tensor<16x8xf32>
+  %4 = sdy.reshard %0 <@m3, [{"x", "y"}, {}]> : tensor<16x8xf32>
+  %5 = sdy.reshard %arg0 <@m3, [{"y"}, {}]> : tensor<16x8xf32>
+  %6 = sdy.propagation_barrier %5 allowed_direction=NONE : tensor<16x8xf32>
+  %7 = sdy.reshard %6 <@m3, [{}, {"x"}]> : tensor<16x8xf32>
+  %8 = stablehlo.negate %arg0 : tensor<16x8xf32>
+  %9 = sdy.propagation_barrier %8 allowed_direction=NONE : tensor<16x8xf32>
+  %10 = sdy.reshard %9 <@m3, [{}, {"z"}]> : tensor<16x8xf32>
+  return %2, %3, %4, %7, %10 : tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>
+}
+"""
+
 CASES["maximal_scalar_to_mesh"] = MESHES + """
 func.func @maximal_scalar_to_mesh(%arg0: tensor<f32> {sdy.sharding = #sdy.sharding<@maximal_0, []>}) -> tensor<f32> {
   %0 = sdy.reshard %arg0 <@m3, []> : tensor<f32>

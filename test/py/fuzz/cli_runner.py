@@ -143,10 +143,11 @@ def _classify(case: Case, run: Run) -> str:
 
 
 def _comparable(case: Case, run: Run) -> Run:
-    """The run without what may differ between runs: the times `-mlir-timing` reports."""
+    """The run without what may differ between runs: the times `-mlir-timing` reports (MLIR's "Rest", the total
+    less the passes' times, can come out slightly negative)."""
     if "-mlir-timing" not in case.args:
         return run
-    return dataclasses.replace(run, stderr=re.sub(rb"[ \d.%()]+", b" ", run.stderr))
+    return dataclasses.replace(run, stderr=re.sub(rb"[ \d.%()-]+", b" ", run.stderr))
 
 
 def _difference(first: Run, second: Run) -> str:

@@ -77,3 +77,13 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}
 )
 def test_outcomes_are_classified(runner, case, kind):
     assert runner.check(case).kind == kind
+
+
+def test_timing_reports_compare_equal_whatever_the_times():
+    case = _case(VALID, "-sdy-basic-propagate", "-mlir-timing")
+    report = "  ----Wall Time----  ----Name----\n    {} ( {}%)  BasicPropagationPass\n   {} ( {}%)  Rest\n"
+    first = cli_runner.Run(1, b"", report.format("0.0012", "98.1", "0.0001", "1.9").encode(), None)
+    second = cli_runner.Run(1, b"", report.format("0.0013", "100.2", "-0.0000", "-0.2").encode(), None)
+    different = cli_runner.Run(1, b"", report.format("0.0012", "98.1", "0.0001", "1.9").replace("Rest", "Other").encode(), None)
+    assert cli_runner._difference(cli_runner._comparable(case, first), cli_runner._comparable(case, second)) == ""
+    assert cli_runner._difference(cli_runner._comparable(case, first), cli_runner._comparable(case, different))

@@ -64,8 +64,3 @@ def test_import_func_calls_warns_once_about_cloned_bodies():
         module = ir.Module.parse(_parts("call_graphs")[0])
         run_pipeline(module, parse_pipeline("sdy-import-func-calls"))
     assert warnings == ["function @foo has multiple call ops, we need to clone the function body for each call"]
-
-
-def test_apply_sharding_constraints_refuses_debug_options():
-    text = _parts("sharding_constraints")[0]
-    assert run_py(text, "sdy-apply-sharding-constraints{debug-sharding-origins=true}").startswith("error:")

@@ -334,6 +334,33 @@ def test_verifier_rejects_edges_with_several_sources():
     assert error[1].endswith("'sdy.data_flow_edge' op expected a value ref to have an operand index in range [0, 1), got: 1")
 
 
+# Origins without a manual computation's data-flow edges: jaxlib crashes, pysdy refuses.
+MANUAL_COMPUTATION_WITHOUT_EDGES = MESH + """
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x16xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}, {?}]>] out_shardings=[<@mesh, [{"a"}, {?}]>] manual_axes={"a"} (%x: tensor<4x16xf32>) {
+    %1 = stablehlo.abs %x : tensor<4x16xf32>
+    sdy.return %1 : tensor<4x16xf32>
+  } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %2 = stablehlo.abs %0 : tensor<8x16xf32>
+  return %2 : tensor<8x16xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("option", ["origins", "both"])
+@pytest.mark.parametrize("pass_", PASSES)
+def test_origins_refused_on_manual_computation_without_edges(pass_, option):
+    pipeline = f"{pass_}{{{OPTIONS[option]}}}"
+    assert cpp_outcome_unless_it_crashes(MANUAL_COMPUTATION_WITHOUT_EDGES, pipeline) is None
+    error = outcome(run_pysdy, MANUAL_COMPUTATION_WITHOUT_EDGES, pipeline).splitlines()[1]
+    assert error.endswith(": debug-sharding-origins needs an sdy.data_flow_edge on every body argument and result of a manual computation (sdy-add-data-flow-edges puts them there)")
+
+
+@pytest.mark.parametrize("pass_", PASSES)
+def test_edges_without_manual_computation_edges_match_cpp(pass_):
+    assert_matches_cpp(MANUAL_COMPUTATION_WITHOUT_EDGES, f"{pass_}{{{EDGES}}}")
+
+
 def test_both_options_off_add_nothing():
     text = hand_written("constraints_and_results")
     assert pysdy_outcome(text, "sdy-basic-propagate") == cpp_outcome(text, "sdy-basic-propagate")

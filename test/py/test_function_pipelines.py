@@ -1,0 +1,74 @@
+"""Adjacent function pipelines run as MLIR runs them, function by function, whatever mixes them: checked
+against jaxlib's C++ passes, where a failure on a later function shows what already ran on earlier ones."""
+
+import pytest
+from jaxlib.mlir import ir, passmanager
+
+from pysdy.dialects.context import make_context
+from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+
+MESHES = """
+sdy.mesh @m3 = <["x"=2, "y"=2, "z"=2]>
+sdy.mesh @maximal_0 = <[], device_ids=[0]>
+"""
+
+FIRST = """
+func.func @first(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x", "y"}, {}]>}) -> tensor<16x8xf32> {
+  %0 = sdy.reshard %arg0 <@m3, [{"x"}, {"y"}]> : tensor<16x8xf32>
+  %1 = stablehlo.abs %0 : tensor<16x8xf32>
+  %2 = stablehlo.abs %0 : tensor<16x8xf32>
+  %3 = stablehlo.add %1, %2 : tensor<16x8xf32>
+  return %3 : tensor<16x8xf32>
+}
+"""
+
+# sdy-reshard-to-collectives fails on this function (no collectives reach a maximal sharding).
+FAILING_SECOND = """
+func.func @second(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {}]>}) -> tensor<16x8xf32> {
+  %0 = sdy.reshard %arg0 <@maximal_0, []> : tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+"""
+
+SECOND = """
+func.func @second(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {}]>}) -> tensor<16x8xf32> {
+  %0 = sdy.reshard %arg0 <@m3, [{}, {"x"}]> : tensor<16x8xf32>
+  %1 = stablehlo.negate %0 : tensor<16x8xf32>
+  return %1 : tensor<16x8xf32>
+}
+"""
+
+PIPELINES = [
+    "func.func(sdy-reshard-to-collectives),func.func(sdy-populate-op-sharding-rules)",
+    "func.func(sdy-reshard-to-collectives,sdy-populate-op-sharding-rules)",
+    "func.func(sdy-reshard-to-collectives),func.func(cse),func.func(sdy-populate-op-sharding-rules)",
+    "func.func(sdy-reshard-to-collectives,cse),func.func(sdy-populate-op-sharding-rules{conservative-propagation=true})",
+]
+
+
+def _outcome(run, text: str) -> tuple[str | None, str]:
+    """The first error's message (None on success) and the module as the run left it."""
+    with make_context():
+        module = ir.Module.parse(text)
+        try:
+            run(module)
+            error = None
+        except ir.MLIRError as failure:
+            error = failure.error_diagnostics[0].message
+        return error, str(module)
+
+
+@pytest.mark.parametrize("second", [FAILING_SECOND, SECOND], ids=["failing_second", "second"])
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_adjacent_function_pipelines_run_function_by_function_as_cpp(pipeline, second):
+    text = MESHES + FIRST + second
+    expected = _outcome(lambda m: passmanager.PassManager.parse(f"builtin.module({pipeline})").run(m.operation), text)
+    actual = _outcome(lambda m: run_pipeline(m, parse_pipeline(pipeline)), text)
+    assert actual == expected
+
+
+def test_a_later_pass_has_run_on_the_first_function_when_the_second_fails():
+    """Shows the case checks the order: the rules of the second pass are on @first."""
+    error, module = _outcome(lambda m: run_pipeline(m, parse_pipeline(PIPELINES[0])), MESHES + FIRST + FAILING_SECOND)
+    assert error.startswith("failed to legalize operation 'sdy.reshard'")
+    assert "sdy.sharding_rule" in module and "sdy.all_to_all" in module
