@@ -59,6 +59,19 @@ class JaxLine:
     def name(self) -> str:
         return f"{self.line[0]}.{self.line[1]}"
 
+    def lit_features(self) -> set[str]:
+        """The row as lit features: each true flag's name, and `<name>=<value>` for each other field."""
+        features = set()
+        for field in dataclasses.fields(self):
+            if field.name in ("line", "tested"):
+                continue
+            value = getattr(self, field.name)
+            if value is True:
+                features.add(field.name)
+            elif value is not False:
+                features.add(f"{field.name}={value}")
+        return features
+
 
 LINES = (
     JaxLine(
