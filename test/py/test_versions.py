@@ -1,0 +1,50 @@
+"""The table of jax lines (versions.py): the installed line's row, its lit features, and the README's copy."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+from jaxlib import version as jaxlib_version
+
+from pysdy import versions
+from pysdy.tools.version_table import markdown_table
+
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_the_installed_row_is_the_installed_jaxlibs_line():
+    row = versions.installed()
+    assert jaxlib_version._version.startswith(row.name + ".")
+
+
+def test_an_unknown_line_is_refused(monkeypatch):
+    versions.installed.cache_clear()
+    monkeypatch.setattr(versions, "installed_jaxlib_version", lambda: "0.9.1")
+    try:
+        with pytest.raises(versions.UnsupportedJaxlibError, match="jaxlib 0.9.1 is installed"):
+            versions.installed()
+    finally:
+        versions.installed.cache_clear()
+
+
+def test_lines_are_ordered_and_named_by_their_tested_release():
+    assert [row.line for row in versions.LINES] == sorted(row.line for row in versions.LINES)
+    assert all(row.tested.startswith(row.name + ".") for row in versions.LINES)
+
+
+def test_lit_features_are_the_true_flags_and_the_other_values():
+    row = versions.LINES[-1]
+    features = row.lit_features()
+    assert "verify_unreduced_axes" in features
+    assert not any(feature.startswith(("line", "tested")) for feature in features)
+    assert f"func_call_reshards_unreduced={row.func_call_reshards_unreduced}" in features
+    assert "verify_unreduced_axes" not in versions.LINES[0].lit_features()
+
+
+def test_the_readme_shows_the_table_of_versions_py():
+    assert markdown_table() in README.read_text()
+
+
+def test_version_text_names_the_line(capsys):
+    assert f"jax/jaxlib {versions.installed().name} line" in versions.version_text()
