@@ -36,6 +36,9 @@ class JaxLine:
     # `sdy-drop-sharding-and-mesh` keeps meshes still referenced (and has `keep-module-sharding-metadata`).
     drop_sharding_keeps_referenced_meshes: bool
     drop_sharding_keep_metadata_option: bool
+    # --- the sdy dialect's verifier ---
+    # A sharding on a mesh without axes is a "single-device sharding" in the verifier's messages (not "maximal").
+    verifier_says_single_device_sharding: bool
 
     @property
     def name(self) -> str:
@@ -54,6 +57,7 @@ LINES = (
         import_calls_after_func_edges=False,
         drop_sharding_keeps_referenced_meshes=False,
         drop_sharding_keep_metadata_option=False,
+        verifier_says_single_device_sharding=False,
     ),
     JaxLine(
         line=(0, 11),
@@ -66,6 +70,7 @@ LINES = (
         import_calls_after_func_edges=False,
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=False,
+        verifier_says_single_device_sharding=False,
     ),
     JaxLine(
         line=(0, 12),
@@ -78,6 +83,7 @@ LINES = (
         import_calls_after_func_edges=True,
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=True,
+        verifier_says_single_device_sharding=True,
     ),
 )
 
