@@ -36,6 +36,14 @@ class JaxLine:
     # `sdy-drop-sharding-and-mesh` keeps meshes still referenced (and has `keep-module-sharding-metadata`).
     drop_sharding_keeps_referenced_meshes: bool
     drop_sharding_keep_metadata_option: bool
+    # --- Shardy's op sharding rules ---
+    # A dimension `stablehlo.dynamic_update_slice` updates in part has permutation factors on both sides (the
+    # operand/result one and the update one), whatever the start indices; before, the operand's passed through and
+    # the update's needed replication unless every start index was a constant.
+    dynamic_update_slice_permutes_sliced_dims: bool
+    # `stablehlo.pad` has a permutation factor on every dimension with any padding (low, high or interior), even
+    # one whose size is unchanged; before, only on dimensions whose size changed.
+    pad_permutes_every_padded_dim: bool
     # --- the sdy dialect's verifier ---
     # A sharding on a mesh without axes is a "single-device sharding" in the verifier's messages (not "maximal").
     verifier_says_single_device_sharding: bool
@@ -57,6 +65,8 @@ LINES = (
         import_calls_after_func_edges=False,
         drop_sharding_keeps_referenced_meshes=False,
         drop_sharding_keep_metadata_option=False,
+        dynamic_update_slice_permutes_sliced_dims=False,
+        pad_permutes_every_padded_dim=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -70,6 +80,8 @@ LINES = (
         import_calls_after_func_edges=False,
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=False,
+        dynamic_update_slice_permutes_sliced_dims=True,
+        pad_permutes_every_padded_dim=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -83,6 +95,8 @@ LINES = (
         import_calls_after_func_edges=True,
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=True,
+        dynamic_update_slice_permutes_sliced_dims=True,
+        pad_permutes_every_padded_dim=True,
         verifier_says_single_device_sharding=True,
     ),
 )
