@@ -44,6 +44,12 @@ class JaxLine:
     # `stablehlo.pad` has a permutation factor on every dimension with any padding (low, high or interior), even
     # one whose size is unchanged; before, only on dimensions whose size changed.
     pad_permutes_every_padded_dim: bool
+    # `stablehlo.reshape`'s size-1 dimensions get need-replication factors (before: pass-through ones).
+    reshape_size_one_dims_need_replication: bool
+    # Where `stablehlo.reshape`'s walk over both shapes first finds aligned dimensions sharing no factor, it gives
+    # them one permutation factor (of the operand's size) and the factors each side then has alone need
+    # replication; before, each side got pass-through factors of its own there.
+    reshape_permutes_diverging_dims: bool
     # --- the sdy dialect's verifier ---
     # A sharding on a mesh without axes is a "single-device sharding" in the verifier's messages (not "maximal").
     verifier_says_single_device_sharding: bool
@@ -67,6 +73,8 @@ LINES = (
         drop_sharding_keep_metadata_option=False,
         dynamic_update_slice_permutes_sliced_dims=False,
         pad_permutes_every_padded_dim=False,
+        reshape_size_one_dims_need_replication=False,
+        reshape_permutes_diverging_dims=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -82,6 +90,8 @@ LINES = (
         drop_sharding_keep_metadata_option=False,
         dynamic_update_slice_permutes_sliced_dims=True,
         pad_permutes_every_padded_dim=False,
+        reshape_size_one_dims_need_replication=False,
+        reshape_permutes_diverging_dims=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -97,6 +107,8 @@ LINES = (
         drop_sharding_keep_metadata_option=True,
         dynamic_update_slice_permutes_sliced_dims=True,
         pad_permutes_every_padded_dim=True,
+        reshape_size_one_dims_need_replication=True,
+        reshape_permutes_diverging_dims=True,
         verifier_says_single_device_sharding=True,
     ),
 )

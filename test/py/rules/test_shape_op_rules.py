@@ -341,6 +341,38 @@ def test_pad_keeping_a_dimension_size_by_line(line, conservative):
         assert [text for name, text in rules if name == "stablehlo.pad"] == [shifted, f"{rule}>"]
 
 
+RESHAPES = """func.func @f(%a: tensor<2x3xf32>, %b: tensor<32xf32>, %c: tensor<12x10xf32>) {
+  %0 = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = stablehlo.reshape %b : (tensor<32xf32>) -> tensor<1x32xf32>
+  %2 = stablehlo.reshape %c : (tensor<12x10xf32>) -> tensor<8x15xf32>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_reshape_diverging_and_size_one_dims_by_line(line):
+    """jaxlib 0.12 permutes the first diverging dimensions, and replicates what one side has alone and size-1
+    dimensions; earlier lines give each side pass-through factors of its own."""
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s C++ registry is not the installed one")
+    if line.line >= (0, 12):
+        expected = [
+            "#sdy.op_sharding_rule<([i, j])->([i, k]) {i=2, j=3, k=2} need_replication={j, k} permutation={i}>",
+            "#sdy.op_sharding_rule<([j])->([i, j]) {i=1, j=32} need_replication={i}>",
+            "#sdy.op_sharding_rule<([ij, lm])->([ij, km]) {i=4, j=3, k=3, l=2, m=5} need_replication={k, l} "
+            "permutation={j}>",
+        ]
+    else:
+        expected = [
+            "#sdy.op_sharding_rule<([i, k])->([j, l]) {i=2, j=3, k=3, l=2}>",
+            "#sdy.op_sharding_rule<([j])->([i, j]) {i=1, j=32}>",
+            "#sdy.op_sharding_rule<([ij, mn])->([ik, ln]) {i=4, j=3, k=2, l=3, m=2, n=5}>",
+        ]
+    for rules in (cpp_rules(RESHAPES), python_rules(RESHAPES)):
+        assert [text for name, text in rules if name == "stablehlo.reshape"] == expected
+
+
 # --- select, clamp, bitcast_convert, rng_bit_generator -----------------------
 
 
