@@ -50,6 +50,8 @@ class JaxLine:
     # them one permutation factor (of the operand's size) and the factors each side then has alone need
     # replication; before, each side got pass-through factors of its own there.
     reshape_permutes_diverging_dims: bool
+    # Custom calls to `TopK` get the rule of `mhlo.topk` (before, `TopK` was unknown to the registry).
+    top_k_custom_call_has_rule: bool
     # --- the sdy dialect's verifier ---
     # A sharding on a mesh without axes is a "single-device sharding" in the verifier's messages (not "maximal").
     verifier_says_single_device_sharding: bool
@@ -75,6 +77,7 @@ LINES = (
         pad_permutes_every_padded_dim=False,
         reshape_size_one_dims_need_replication=False,
         reshape_permutes_diverging_dims=False,
+        top_k_custom_call_has_rule=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -92,6 +95,7 @@ LINES = (
         pad_permutes_every_padded_dim=False,
         reshape_size_one_dims_need_replication=False,
         reshape_permutes_diverging_dims=False,
+        top_k_custom_call_has_rule=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -109,6 +113,7 @@ LINES = (
         pad_permutes_every_padded_dim=True,
         reshape_size_one_dims_need_replication=True,
         reshape_permutes_diverging_dims=True,
+        top_k_custom_call_has_rule=True,
         verifier_says_single_device_sharding=True,
     ),
 )
