@@ -52,6 +52,8 @@ class JaxLine:
     reshape_permutes_diverging_dims: bool
     # Custom calls to `TopK` get the rule of `mhlo.topk` (before, `TopK` was unknown to the registry).
     top_k_custom_call_has_rule: bool
+    # The registry knows `stablehlo.if` as an op without a rule (no "unknown to SDY sharding rule registry" warning).
+    if_op_known_without_rule: bool
     # --- the sdy dialect's verifier ---
     # A sharding on a mesh without axes is a "single-device sharding" in the verifier's messages (not "maximal").
     verifier_says_single_device_sharding: bool
@@ -78,6 +80,7 @@ LINES = (
         reshape_size_one_dims_need_replication=False,
         reshape_permutes_diverging_dims=False,
         top_k_custom_call_has_rule=False,
+        if_op_known_without_rule=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -96,6 +99,7 @@ LINES = (
         reshape_size_one_dims_need_replication=False,
         reshape_permutes_diverging_dims=False,
         top_k_custom_call_has_rule=False,
+        if_op_known_without_rule=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -114,6 +118,7 @@ LINES = (
         reshape_size_one_dims_need_replication=True,
         reshape_permutes_diverging_dims=True,
         top_k_custom_call_has_rule=True,
+        if_op_known_without_rule=True,
         verifier_says_single_device_sharding=True,
     ),
 )
