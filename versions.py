@@ -54,6 +54,10 @@ class JaxLine:
     top_k_custom_call_has_rule: bool
     # The registry knows `stablehlo.if` as an op without a rule (no "unknown to SDY sharding rule registry" warning).
     if_op_known_without_rule: bool
+    # A `stablehlo.convolution` spatial factor (number of windows, or window size) that nothing is left of the
+    # input dimension for is kept, as a permutation factor of its full size on the output (or kernel) alone;
+    # before, it was left out.
+    convolution_keeps_spatial_factors_beyond_input: bool
     # --- the sdy dialect's verifier ---
     # A sharding on a mesh without axes is a "single-device sharding" in the verifier's messages (not "maximal").
     verifier_says_single_device_sharding: bool
@@ -81,6 +85,7 @@ LINES = (
         reshape_permutes_diverging_dims=False,
         top_k_custom_call_has_rule=False,
         if_op_known_without_rule=False,
+        convolution_keeps_spatial_factors_beyond_input=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -100,6 +105,7 @@ LINES = (
         reshape_permutes_diverging_dims=False,
         top_k_custom_call_has_rule=False,
         if_op_known_without_rule=False,
+        convolution_keeps_spatial_factors_beyond_input=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -119,6 +125,7 @@ LINES = (
         reshape_permutes_diverging_dims=True,
         top_k_custom_call_has_rule=True,
         if_op_known_without_rule=True,
+        convolution_keeps_spatial_factors_beyond_input=True,
         verifier_says_single_device_sharding=True,
     ),
 )
