@@ -58,6 +58,9 @@ class JaxLine:
     # input dimension for is kept, as a permutation factor of its full size on the output (or kernel) alone;
     # before, it was left out.
     convolution_keeps_spatial_factors_beyond_input: bool
+    # `sdy-inline-meshes` also inlines the meshes that StableHLO collectives' `replica_group_mesh_axes` name
+    # (before, it erased them all the same and the module failed to verify).
+    inline_meshes_into_replica_groups: bool
     # --- the sdy dialect's verifier ---
     # A sharding on a mesh without axes is a "single-device sharding" in the verifier's messages (not "maximal").
     verifier_says_single_device_sharding: bool
@@ -86,6 +89,7 @@ LINES = (
         top_k_custom_call_has_rule=False,
         if_op_known_without_rule=False,
         convolution_keeps_spatial_factors_beyond_input=False,
+        inline_meshes_into_replica_groups=False,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -106,6 +110,7 @@ LINES = (
         top_k_custom_call_has_rule=False,
         if_op_known_without_rule=False,
         convolution_keeps_spatial_factors_beyond_input=False,
+        inline_meshes_into_replica_groups=True,
         verifier_says_single_device_sharding=False,
     ),
     JaxLine(
@@ -126,6 +131,7 @@ LINES = (
         top_k_custom_call_has_rule=True,
         if_op_known_without_rule=True,
         convolution_keeps_spatial_factors_beyond_input=True,
+        inline_meshes_into_replica_groups=True,
         verifier_says_single_device_sharding=True,
     ),
 )
