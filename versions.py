@@ -52,8 +52,10 @@ class JaxLine:
     reshape_permutes_diverging_dims: bool
     # Custom calls to `TopK` get the rule of `mhlo.topk` (before, `TopK` was unknown to the registry).
     top_k_custom_call_has_rule: bool
-    # The registry knows `stablehlo.if` as an op without a rule (no "unknown to SDY sharding rule registry" warning).
-    if_op_known_without_rule: bool
+    # `stablehlo.if` is a data-flow op like `stablehlo.case` (its results are edge owners, its branches' returns
+    # their sources), so the registry knows it as an op without a rule (no "unknown to SDY sharding rule registry"
+    # warning).
+    if_is_data_flow_op: bool
     # A `stablehlo.convolution` spatial factor (number of windows, or window size) that nothing is left of the
     # input dimension for is kept, as a permutation factor of its full size on the output (or kernel) alone;
     # before, it was left out.
@@ -87,7 +89,7 @@ LINES = (
         reshape_size_one_dims_need_replication=False,
         reshape_permutes_diverging_dims=False,
         top_k_custom_call_has_rule=False,
-        if_op_known_without_rule=False,
+        if_is_data_flow_op=False,
         convolution_keeps_spatial_factors_beyond_input=False,
         inline_meshes_into_replica_groups=False,
         verifier_says_single_device_sharding=False,
@@ -108,7 +110,7 @@ LINES = (
         reshape_size_one_dims_need_replication=False,
         reshape_permutes_diverging_dims=False,
         top_k_custom_call_has_rule=False,
-        if_op_known_without_rule=False,
+        if_is_data_flow_op=False,
         convolution_keeps_spatial_factors_beyond_input=False,
         inline_meshes_into_replica_groups=True,
         verifier_says_single_device_sharding=False,
@@ -129,7 +131,7 @@ LINES = (
         reshape_size_one_dims_need_replication=True,
         reshape_permutes_diverging_dims=True,
         top_k_custom_call_has_rule=True,
-        if_op_known_without_rule=True,
+        if_is_data_flow_op=True,
         convolution_keeps_spatial_factors_beyond_input=True,
         inline_meshes_into_replica_groups=True,
         verifier_says_single_device_sharding=True,

@@ -39,7 +39,7 @@ KNOWN_WITHOUT_RULE = frozenset({
     "stablehlo.create_token", "stablehlo.get_tuple_element", "stablehlo.infeed",
     "stablehlo.iota", "stablehlo.optimization_barrier", "stablehlo.outfeed",
     "stablehlo.partition_id", "stablehlo.recv", "stablehlo.send", "stablehlo.while",
-    *(("stablehlo.if",) if versions.installed().if_op_known_without_rule else ()),
+    *(("stablehlo.if",) if versions.installed().if_is_data_flow_op else ()),
 })
 
 

@@ -9,6 +9,7 @@ import pytest
 from jaxlib.mlir import ir
 
 from import_oracle import run_cpp, run_py
+from pysdy import versions
 from pysdy.dialects.context import make_context
 from pysdy.passes.diagnostics import warnings_to
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
@@ -69,3 +70,24 @@ def test_import_func_calls_warns_once_about_cloned_bodies():
 def test_apply_sharding_constraints_refuses_debug_options():
     text = _parts("sharding_constraints")[0]
     assert run_py(text, "sdy-apply-sharding-constraints{debug-sharding-origins=true}").startswith("error:")
+
+
+IF_OP = """func.func @main(%arg0: tensor<8xf32>, %p: tensor<i1>) -> tensor<8xf32> {
+  %0 = "stablehlo.if"(%p) ({
+    stablehlo.return %arg0 : tensor<8xf32>
+  }, {
+    stablehlo.return %arg0 : tensor<8xf32>
+  }) : (tensor<i1>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_if_results_get_data_flow_edges_by_line(line):
+    """From jaxlib 0.12 on, stablehlo.if is a data-flow op like stablehlo.case; before, its results had no edge."""
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s C++ passes are not the installed ones")
+    expected = run_cpp(IF_OP, "sdy-add-data-flow-edges")
+    assert ("sdy.data_flow_edge %0 : tensor<8xf32>" in expected) == (line.line >= (0, 12)), expected
+    assert run_py(IF_OP, "sdy-add-data-flow-edges") == expected
