@@ -66,6 +66,9 @@ class JaxLine:
     # --- the sdy dialect's verifier ---
     # A sharding on a mesh without axes is a "single-device sharding" in the verifier's messages (not "maximal").
     verifier_says_single_device_sharding: bool
+    # The verifier accepts `sdy.propagation_edges` on an `sdy.data_flow_edge` that name its edge's other sources
+    # (`operand-1`, ...), as debug propagation records them on a while's edges; before, only its one operand.
+    verifier_accepts_edge_sources_beyond_operands: bool
 
     @property
     def name(self) -> str:
@@ -93,6 +96,7 @@ LINES = (
         convolution_keeps_spatial_factors_beyond_input=False,
         inline_meshes_into_replica_groups=False,
         verifier_says_single_device_sharding=False,
+        verifier_accepts_edge_sources_beyond_operands=False,
     ),
     JaxLine(
         line=(0, 11),
@@ -114,6 +118,7 @@ LINES = (
         convolution_keeps_spatial_factors_beyond_input=False,
         inline_meshes_into_replica_groups=True,
         verifier_says_single_device_sharding=False,
+        verifier_accepts_edge_sources_beyond_operands=False,
     ),
     JaxLine(
         line=(0, 12),
@@ -135,6 +140,7 @@ LINES = (
         convolution_keeps_spatial_factors_beyond_input=True,
         inline_meshes_into_replica_groups=True,
         verifier_says_single_device_sharding=True,
+        verifier_accepts_edge_sources_beyond_operands=True,
     ),
 )
 
