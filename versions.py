@@ -63,6 +63,9 @@ class JaxLine:
     # `sdy-inline-meshes` also inlines the meshes that StableHLO collectives' `replica_group_mesh_axes` name
     # (before, it erased them all the same and the module failed to verify).
     inline_meshes_into_replica_groups: bool
+    # `sdy-sink-data-flow-edges` with debug info gives every data-flow edge of an op an entry (empty when the edge
+    # recorded nothing); before, edges without info added none.
+    sink_debug_info_of_every_edge: bool
     # --- the sdy dialect's verifier ---
     # A sharding on a mesh without axes is a "single-device sharding" in the verifier's messages (not "maximal").
     verifier_says_single_device_sharding: bool
@@ -95,6 +98,7 @@ LINES = (
         if_is_data_flow_op=False,
         convolution_keeps_spatial_factors_beyond_input=False,
         inline_meshes_into_replica_groups=False,
+        sink_debug_info_of_every_edge=False,
         verifier_says_single_device_sharding=False,
         verifier_accepts_edge_sources_beyond_operands=False,
     ),
@@ -117,6 +121,7 @@ LINES = (
         if_is_data_flow_op=False,
         convolution_keeps_spatial_factors_beyond_input=False,
         inline_meshes_into_replica_groups=True,
+        sink_debug_info_of_every_edge=False,
         verifier_says_single_device_sharding=False,
         verifier_accepts_edge_sources_beyond_operands=False,
     ),
@@ -139,6 +144,7 @@ LINES = (
         if_is_data_flow_op=True,
         convolution_keeps_spatial_factors_beyond_input=True,
         inline_meshes_into_replica_groups=True,
+        sink_debug_info_of_every_edge=True,
         verifier_says_single_device_sharding=True,
         verifier_accepts_edge_sources_beyond_operands=True,
     ),
