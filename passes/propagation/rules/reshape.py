@@ -33,8 +33,9 @@ def reshape(op, conservative):
     if math.prod(in_shape) == 0:
         return None
     line = versions.installed()
-    size_one_kind = FactorKind.NEED_REPLICATION if line.reshape_size_one_dims_need_replication else FactorKind.PASS_THROUGH
-    one_side_kind = FactorKind.NEED_REPLICATION if line.reshape_permutes_diverging_dims else FactorKind.PASS_THROUGH
+    replicate, pass_through = FactorKind.NEED_REPLICATION, FactorKind.PASS_THROUGH
+    size_one_kind = replicate if line.reshape_size_one_dims_need_replication else pass_through
+    one_side_kind = replicate if line.reshape_permutes_diverging_dims else pass_through
     builder = RuleBuilder.for_op(op)
     in_dim = out_dim = 0
     # Products of the dimensions entered so far, and of the factors given out so far.
