@@ -12,7 +12,7 @@ from import_oracle import run_cpp, run_py
 from pysdy import versions
 from pysdy.dialects.context import make_context
 from pysdy.passes.diagnostics import warnings_to
-from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+from pysdy.passes.pipeline import PipelineError, parse_pipeline, run_pipeline
 
 CASES_DIR = os.path.join(os.path.dirname(__file__), "cases")
 CALL_GRAPH_CASES = ("call_graphs", "constants")
@@ -91,3 +91,31 @@ def test_if_results_get_data_flow_edges_by_line(line):
     expected = run_cpp(IF_OP, "sdy-add-data-flow-edges")
     assert ("sdy.data_flow_edge %0 : tensor<8xf32>" in expected) == (line.line >= (0, 12)), expected
     assert run_py(IF_OP, "sdy-add-data-flow-edges") == expected
+
+
+SINGLE_DEVICE_MESHES = """func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<mesh<[], device_ids=[3]>, []>},
+    %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=2]>, [{"x"}]>}) -> tensor<8xf32> {
+  return %arg0 : tensor<8xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_lift_single_device_mesh_names_option_by_line(line):
+    """jaxlib 0.12's sdy-lift-inlined-meshes can name a lifted single-device mesh `single_device_N`; earlier lines
+    have no such option, and reject it."""
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s C++ passes are not the installed ones")
+    pipeline = "sdy-lift-inlined-meshes{use-single-device-mesh-names=true}"
+    if line.line >= (0, 12):
+        for option in ("true", "false"):
+            pipeline = f"sdy-lift-inlined-meshes{{use-single-device-mesh-names={option}}}"
+            expected = run_cpp(SINGLE_DEVICE_MESHES, pipeline)
+            name = "single_device_3" if option == "true" else "maximal_mesh_3"
+            assert f"sdy.mesh @{name} = <[], device_ids=[3]>" in expected
+            assert run_py(SINGLE_DEVICE_MESHES, pipeline) == expected
+    else:
+        with pytest.raises(ValueError, match="no such option use-single-device-mesh-names"):
+            run_cpp(SINGLE_DEVICE_MESHES, pipeline)
+        with make_context(), pytest.raises(PipelineError, match="no such option 'use-single-device-mesh-names'"):
+            run_pipeline(ir.Module.parse(SINGLE_DEVICE_MESHES), parse_pipeline(pipeline))
