@@ -33,6 +33,8 @@ class JaxLine:
     # `sdy-propagation-pipeline` adds function data-flow edges before applying sharding constraints and sinks
     # them after, then imports function calls (rather than importing calls right after flattening).
     import_calls_after_func_edges: bool
+    # `sdy-apply-sharding-constraints` looks up the module's `@main` function and aborts when there is none.
+    apply_sharding_constraints_needs_main: bool
     # `sdy-drop-sharding-and-mesh` keeps meshes still referenced (and has `keep-module-sharding-metadata`).
     drop_sharding_keeps_referenced_meshes: bool
     drop_sharding_keep_metadata_option: bool
@@ -88,6 +90,7 @@ LINES = (
         optimize_collectives=False,
         lift_meshes_single_device_names_option=False,
         import_calls_after_func_edges=False,
+        apply_sharding_constraints_needs_main=False,
         drop_sharding_keeps_referenced_meshes=False,
         drop_sharding_keep_metadata_option=False,
         dynamic_update_slice_permutes_sliced_dims=False,
@@ -111,6 +114,7 @@ LINES = (
         optimize_collectives=True,
         lift_meshes_single_device_names_option=False,
         import_calls_after_func_edges=False,
+        apply_sharding_constraints_needs_main=False,
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=False,
         dynamic_update_slice_permutes_sliced_dims=True,
@@ -134,6 +138,7 @@ LINES = (
         optimize_collectives=True,
         lift_meshes_single_device_names_option=True,
         import_calls_after_func_edges=True,
+        apply_sharding_constraints_needs_main=True,
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=True,
         dynamic_update_slice_permutes_sliced_dims=True,
