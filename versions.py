@@ -51,9 +51,44 @@ class JaxLine:
     # `sdy-propagation-pipeline` adds function data-flow edges before applying sharding constraints and sinks
     # them after, then imports function calls (rather than importing calls right after flattening).
     import_calls_after_func_edges: bool
+    # `sdy-apply-sharding-constraints` looks up the module's `@main` function and aborts when there is none.
+    apply_sharding_constraints_needs_main: bool
     # `sdy-drop-sharding-and-mesh` keeps meshes still referenced (and has `keep-module-sharding-metadata`).
     drop_sharding_keeps_referenced_meshes: bool
     drop_sharding_keep_metadata_option: bool
+    # --- Shardy's op sharding rules ---
+    # A dimension `stablehlo.dynamic_update_slice` updates in part has permutation factors on both sides (the
+    # operand/result one and the update one), whatever the start indices; before, the operand's passed through and
+    # the update's needed replication unless every start index was a constant.
+    dynamic_update_slice_permutes_sliced_dims: bool
+    # `stablehlo.pad` has a permutation factor on every dimension with any padding (low, high or interior), even
+    # one whose size is unchanged; before, only on dimensions whose size changed.
+    pad_permutes_every_padded_dim: bool
+    # `stablehlo.reshape`'s size-1 dimensions get need-replication factors (before: pass-through ones).
+    reshape_size_one_dims_need_replication: bool
+    # Where `stablehlo.reshape`'s walk over both shapes first finds aligned dimensions sharing no factor, it gives
+    # them one permutation factor (of the operand's size) and the factors each side then has alone need
+    # replication; before, each side got pass-through factors of its own there.
+    reshape_permutes_diverging_dims: bool
+    # Custom calls to `TopK` get the rule of `mhlo.topk` (before, `TopK` was unknown to the registry).
+    top_k_custom_call_has_rule: bool
+    # `stablehlo.if` is a data-flow op like `stablehlo.case` (its results are edge owners, its branches' returns
+    # their sources), so the registry knows it as an op without a rule (no "unknown to SDY sharding rule registry"
+    # warning).
+    if_is_data_flow_op: bool
+    # A `stablehlo.convolution` spatial factor (number of windows, or window size) that nothing is left of the
+    # input dimension for is kept, as a permutation factor of its full size on the output (or kernel) alone;
+    # before, it was left out.
+    convolution_keeps_spatial_factors_beyond_input: bool
+    # `sdy-sink-data-flow-edges` with debug info gives every data-flow edge of an op an entry (empty when the edge
+    # recorded nothing); before, edges without info added none.
+    sink_debug_info_of_every_edge: bool
+    # --- the sdy dialect's verifier ---
+    # A sharding on a mesh without axes is a "single-device sharding" in the verifier's messages (not "maximal").
+    verifier_says_single_device_sharding: bool
+    # The verifier accepts `sdy.propagation_edges` on an `sdy.data_flow_edge` that name its edge's other sources
+    # (`operand-1`, ...), as debug propagation records them on a while's edges; before, only its one operand.
+    verifier_accepts_edge_sources_beyond_operands: bool
 
     @property
     def name(self) -> str:
@@ -90,8 +125,19 @@ LINES = (
         func_call_reshards_unreduced="ignored",
         lift_meshes_single_device_names_option=False,
         import_calls_after_func_edges=False,
+        apply_sharding_constraints_needs_main=False,
         drop_sharding_keeps_referenced_meshes=False,
         drop_sharding_keep_metadata_option=False,
+        dynamic_update_slice_permutes_sliced_dims=False,
+        pad_permutes_every_padded_dim=False,
+        reshape_size_one_dims_need_replication=False,
+        reshape_permutes_diverging_dims=False,
+        top_k_custom_call_has_rule=False,
+        if_is_data_flow_op=False,
+        convolution_keeps_spatial_factors_beyond_input=False,
+        sink_debug_info_of_every_edge=False,
+        verifier_says_single_device_sharding=False,
+        verifier_accepts_edge_sources_beyond_operands=False,
     ),
     JaxLine(
         line=(0, 11),
@@ -109,8 +155,19 @@ LINES = (
         func_call_reshards_unreduced="compared",
         lift_meshes_single_device_names_option=False,
         import_calls_after_func_edges=False,
+        apply_sharding_constraints_needs_main=False,
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=False,
+        dynamic_update_slice_permutes_sliced_dims=True,
+        pad_permutes_every_padded_dim=False,
+        reshape_size_one_dims_need_replication=False,
+        reshape_permutes_diverging_dims=False,
+        top_k_custom_call_has_rule=False,
+        if_is_data_flow_op=False,
+        convolution_keeps_spatial_factors_beyond_input=False,
+        sink_debug_info_of_every_edge=False,
+        verifier_says_single_device_sharding=False,
+        verifier_accepts_edge_sources_beyond_operands=False,
     ),
     JaxLine(
         line=(0, 12),
@@ -128,8 +185,19 @@ LINES = (
         func_call_reshards_unreduced="left",
         lift_meshes_single_device_names_option=True,
         import_calls_after_func_edges=True,
+        apply_sharding_constraints_needs_main=True,
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=True,
+        dynamic_update_slice_permutes_sliced_dims=True,
+        pad_permutes_every_padded_dim=True,
+        reshape_size_one_dims_need_replication=True,
+        reshape_permutes_diverging_dims=True,
+        top_k_custom_call_has_rule=True,
+        if_is_data_flow_op=True,
+        convolution_keeps_spatial_factors_beyond_input=True,
+        sink_debug_info_of_every_edge=True,
+        verifier_says_single_device_sharding=True,
+        verifier_accepts_edge_sources_beyond_operands=True,
     ),
 )
 

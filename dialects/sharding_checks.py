@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pysdy import versions
 from pysdy.dialects.sdy import (
     AxisRef,
     Mesh,
@@ -80,10 +81,8 @@ def verify_tensor_sharding(
 
     if mesh.is_maximal:
         if sharding.rank != 0 or sharding.replicated or sharding.unreduced:
-            return (
-                "a maximal sharding can only have a sharding with rank 0 and no "
-                "replicated or unreduced axes."
-            )
+            kind = "single-device" if versions.installed().verifier_says_single_device_sharding else "maximal"
+            return f"a {kind} sharding can only have a sharding with rank 0 and no replicated or unreduced axes."
         return None
     if sharding.rank != len(shape):
         return f"sharding doesn't match tensor rank: {sharding.rank} != {len(shape)}"

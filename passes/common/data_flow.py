@@ -1,8 +1,8 @@
 """The ops with data-flow edges (Shardy's ShardableDataFlowOpInterface): their edge owners, edges, sources and targets.
 
 A data-flow edge ties values that must be sharded alike: the results of a
-while / case / optimization_barrier with their operands and region returns,
-and the block arguments and results of sdy.named_computation /
+while / case / optimization_barrier (and if, from jaxlib 0.12 on) with their
+operands and region returns, and the block arguments and results of sdy.named_computation /
 sdy.manual_computation with the values flowing into them. Each edge has an
 owner (a result, or a region op's block argument); `sdy-add-data-flow-edges`
 puts an `sdy.data_flow_edge` on it, which holds the sharding of all targets.
@@ -12,11 +12,15 @@ from __future__ import annotations
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
+
 EDGE_OP = "sdy.data_flow_edge"
 NAMED_COMPUTATION = "sdy.named_computation"
 MANUAL_COMPUTATION = "sdy.manual_computation"
 REGION_EDGE_OPS = frozenset({NAMED_COMPUTATION, MANUAL_COMPUTATION})
-RESULT_EDGE_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
+# Ops whose results take the values their regions return, one region of which runs.
+BRANCH_OPS = frozenset({"stablehlo.case", *(("stablehlo.if",) if versions.installed().if_is_data_flow_op else ())})
+RESULT_EDGE_OPS = frozenset({"stablehlo.while", "stablehlo.optimization_barrier", *BRANCH_OPS})
 DATA_FLOW_OPS = REGION_EDGE_OPS | RESULT_EDGE_OPS
 
 
@@ -111,7 +115,7 @@ def edge_sources(edge: ir.Operation) -> list[ir.Value]:
     number = owner_value.result_number
     if owner.name == "stablehlo.while":
         return [owner.operands[number], terminator_operands(owner.regions[1])[number]]
-    if owner.name == "stablehlo.case":
+    if owner.name in BRANCH_OPS:
         return [terminator_operands(region)[number] for region in owner.regions]
     return [owner.operands[number]]
 

@@ -2,7 +2,7 @@
 (JAX 0.11+ lowers `psum` and friends this way): a mesh symbol or an inlined `#stablehlo.mesh`.
 
 The attribute is read and rewritten through its printed text, which is the same in jaxlib 0.10.2, 0.11 and 0.12
-(JAX 0.10 itself lowers replica groups as device lists).
+(JAX 0.10 itself lowers replica groups as device lists); an inlined mesh is built through the bindings.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import dataclasses
 import re
 from typing import Iterator
 
+import numpy as np
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
 
 from pysdy.dialects.sdy import Mesh, MeshAxis
 
@@ -35,18 +37,21 @@ class ReplicaGroupMesh:
         """Makes the op's `replica_groups` name mesh `name`."""
         self._replace_mesh_text(f"@{_symbol_text(name)}")
 
-    def replace_with_inlined(self, mesh: Mesh) -> None:
-        """Makes the op's `replica_groups` hold `mesh` itself, as a `#stablehlo.mesh`."""
-        axes = ", ".join(f'<name = "{_escape(axis.name)}", size = {axis.size}>' for axis in mesh.axes)
-        device_ids = ""
-        if mesh.device_ids:
-            ids = ", ".join(map(str, mesh.device_ids))
-            device_ids = f", device_ids=dense<[{ids}]> : tensor<{len(mesh.device_ids)}xi64>"
-        self._replace_mesh_text(f"{_INLINED_MESH}axes=[{axes}]{device_ids}>")
-
     def _replace_mesh_text(self, mesh_text: str) -> None:
         text = f"{self._before}{mesh_text}{self._after}"
         self.op.attributes[REPLICA_GROUPS] = ir.Attribute.parse(text, context=self.op.context)
+
+    def replace_with_inlined(self, mesh: Mesh) -> None:
+        """Makes the op's `replica_groups` hold `mesh` itself, as a `#stablehlo.mesh` (built through the bindings:
+        the text of a mesh without axes does not parse)."""
+        with self.op.context:
+            axes = ir.ArrayAttr.get([stablehlo.MeshAxisAttr.get(axis.name, axis.size) for axis in mesh.axes])
+            ids = np.array(mesh.device_ids, dtype=np.int64)
+            device_ids = ir.DenseElementsAttr.get(ids) if mesh.device_ids else None
+            groups = stablehlo.ReplicaGroupMeshAxesAttr(self.op.attributes[REPLICA_GROUPS])
+            self.op.attributes[REPLICA_GROUPS] = stablehlo.ReplicaGroupMeshAxesAttr.get(
+                stablehlo.MeshAttr.get(axes, device_ids), groups.axes
+            )
 
 
 def replica_group_meshes(root: ir.Operation) -> Iterator[ReplicaGroupMesh]:

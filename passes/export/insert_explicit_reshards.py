@@ -19,7 +19,7 @@ from pysdy.dialects.sdy import (
     TensorShardingPerValue,
 )
 from pysdy.passes.common import func_attrs
-from pysdy.passes.common.data_flow import DATA_FLOW_OPS, MANUAL_COMPUTATION, NAMED_COMPUTATION
+from pysdy.passes.common.data_flow import BRANCH_OPS, DATA_FLOW_OPS, MANUAL_COMPUTATION, NAMED_COMPUTATION
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.manual_axes import erase_manual_axes, manual_axes_of
 from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding, set_sharding
@@ -111,7 +111,7 @@ def _edges(op: ir.Operation) -> list[tuple[Optional[TensorSharding], list[tuple[
         return edges
     if op.name == "stablehlo.while":
         source_ops = [op, _terminator(op.regions[1])]
-    elif op.name == "stablehlo.case":
+    elif op.name in BRANCH_OPS:
         source_ops = [_terminator(region) for region in op.regions]
     else:
         source_ops = [op]

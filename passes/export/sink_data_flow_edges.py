@@ -6,6 +6,7 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.sdy import TensorSharding
 from pysdy.passes.common.data_flow import (
     DATA_FLOW_OPS,
@@ -22,7 +23,7 @@ from pysdy.passes.common.value_shardings import (
     set_result_owner_shardings,
 )
 from pysdy.passes.common.values import rank
-from pysdy.passes.registry import FUNC, Pass, option, register_pass
+from pysdy.passes.registry import FUNC, Pass, PassFailure, option, register_pass
 
 SHARDING_ORIGINS = "sdy.sharding_origins"
 PROPAGATION_EDGES = "sdy.propagation_edges"
@@ -105,11 +106,24 @@ class SinkDataFlowEdgesPass(Pass):
             )
             if enabled
         ]
+        every_edge = versions.installed().sink_debug_info_of_every_edge
         for name in wanted:
             infos = []
             for owner in owners:
                 edge = edge_user(owner)
-                # As Shardy, an edge without the info (or with no propagation edges) adds no entry.
-                if edge is not None and name in edge.attributes and str(edge.attributes[name]) != EMPTY_EDGES:
+                if edge is None:
+                    continue
+                if name in edge.attributes and str(edge.attributes[name]) != EMPTY_EDGES:
                     infos.append(edge.attributes[name])
+                elif every_edge and name == SHARDING_ORIGINS:
+                    infos.append(ir.DictAttr.get({}))
+                elif every_edge:
+                    # jaxlib 0.12 writes an empty `#sdy.propagation_edges<[]>` here, which its own parser rejects
+                    # (so no binding can build it): refuse rather than leave the entry out.
+                    op.location.emit_error(
+                        f"cannot write the empty {EMPTY_EDGES} jaxlib gives a data-flow edge that recorded no "
+                        "propagation edges (jaxlib's parser rejects that attribute)"
+                    )
+                    raise PassFailure()
+                # Before jaxlib 0.12, an edge without the info (or with no propagation edges) adds no entry.
             op.attributes[names[name]] = ir.ArrayAttr.get(infos)

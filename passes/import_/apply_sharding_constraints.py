@@ -8,16 +8,18 @@ import dataclasses
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from pysdy import versions
 from pysdy.dialects.sdy import TensorSharding
 from pysdy.passes.common.data_flow import EDGE_OP, MANUAL_COMPUTATION, edge_of_target
 from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.passes.common.value_shardings import get_sharding, set_sharding, shardable_value
 from pysdy.passes.common.values import insertion_point_after, rank
 from pysdy.passes.diagnostics import warnings_dropped
+from pysdy.passes.import_.symbols import symbol_name
 from pysdy.passes.propagation.debug_info import PropagationDebugInfo, UserShardings
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.sharding_graph import ShardingGraph
-from pysdy.passes.registry import Pass, option, register_pass
+from pysdy.passes.registry import Pass, PassFailure, option, register_pass
 
 CONSTRAINT = "sdy.sharding_constraint"
 CONSTRAINT_USERS = frozenset({CONSTRAINT, MANUAL_COMPUTATION})
@@ -143,6 +145,12 @@ def _apply_in_shardings(manual: ir.Operation) -> None:
         _apply(manual, operand, sharding, constraint_after_value)
 
 
+def _main_is_known(module: ir.Operation) -> bool:
+    """Whether the module has a function @main, or a single function (which jaxlib takes for it)."""
+    names = [symbol_name(o.operation) for o in module.regions[0].blocks[0].operations if o.operation.name == "func.func"]
+    return "main" in names or len(names) == 1
+
+
 @register_pass
 @dataclasses.dataclass(frozen=True)
 class ApplyShardingConstraintsPass(Pass):
@@ -161,6 +169,13 @@ class ApplyShardingConstraintsPass(Pass):
     )
 
     def run(self, op: ir.Operation) -> None:
+        if versions.installed().apply_sharding_constraints_needs_main and not _main_is_known(op):
+            # jaxlib 0.12's C++ aborts here; pysdy refuses rather than guess what it would do.
+            op.location.emit_error(
+                "sdy-apply-sharding-constraints needs a function @main, or a single function "
+                "(jaxlib's C++ aborts without)"
+            )
+            raise PassFailure()
         user_shardings = UserShardings.read(op) if self.debug_sharding_origins else None
         applied = []  # the constraints whose input got their sharding, in order
         for nested in nested_ops_named(op, CONSTRAINT_USERS):

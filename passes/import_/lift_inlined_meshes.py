@@ -15,19 +15,20 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from pysdy import versions
 from pysdy.dialects.sdy import Mesh, TensorSharding
 from pysdy.passes.common.replica_group_meshes import inlined_mesh_value, replica_group_meshes
 from pysdy.passes.common.sharding_walker import transform_shardings
 from pysdy.passes.import_.symbols import SymbolTable, symbol_name
-from pysdy.passes.registry import Pass, PassFailure, register_pass
+from pysdy.passes.registry import OptionSpec, Pass, PassFailure, option, register_pass
 
 EMPTY_MESH_NAME = "empty_mesh"
 STABLEHLO_MESH = "stablehlo.mesh"
 
 
-def _new_mesh_name(mesh: Mesh) -> str:
+def _new_mesh_name(mesh: Mesh, single_device_names: bool) -> str:
     if mesh.is_maximal:
-        return f"maximal_mesh_{mesh.device_ids[0]}"
+        return f"{'single_device' if single_device_names else 'maximal_mesh'}_{mesh.device_ids[0]}"
     if not mesh.axes:
         return EMPTY_MESH_NAME
     return "mesh"
@@ -38,6 +39,16 @@ def _new_mesh_name(mesh: Mesh) -> str:
 class LiftInlinedMeshesPass(Pass):
     argument = "sdy-lift-inlined-meshes"
     summary = "Lifts inlined `MeshAttr`s in shardings as symbol `MeshOp`s."
+
+    # jaxlib 0.12 on: name a lifted single-device mesh `single_device_N` rather than `maximal_mesh_N`.
+    use_single_device_mesh_names: bool = option(False, "whether to name single-device meshes single_device_<id>")
+
+    @classmethod
+    def option_specs(cls) -> list[OptionSpec]:
+        specs = super().option_specs()
+        if versions.installed().lift_meshes_single_device_names_option:
+            return specs
+        return [spec for spec in specs if spec.field_name != "use_single_device_mesh_names"]
 
     def run(self, op: ir.Operation) -> None:
         symbols = SymbolTable(op)
@@ -61,7 +72,7 @@ class LiftInlinedMeshesPass(Pass):
         def lift(sharding: TensorSharding) -> TensorSharding:
             new_name = new_names.get(sharding.mesh)
             if new_name is None and isinstance(sharding.mesh, Mesh):
-                name = _new_mesh_name(sharding.mesh)
+                name = _new_mesh_name(sharding.mesh, self.use_single_device_mesh_names)
                 mesh_op = sdy.MeshOp(name, sharding.mesh.to_attr(), loc=op.location, ip=insertion_point)
                 new_name = symbols.insert(mesh_op.operation, name)
                 new_names[sharding.mesh] = new_name

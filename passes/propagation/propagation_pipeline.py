@@ -1,4 +1,4 @@
-"""`sdy-propagation-pipeline`: import, user-priority propagation and export, as jaxlib 0.10.2 expands it.
+"""`sdy-propagation-pipeline`: import, user-priority propagation and export, as the installed jaxlib expands it.
 
 The steps are jaxlib's own expansion of the pipeline (printed from its pass
 manager), every `sdy-*` step being pysdy's Python pass; `symbol-dce` is
@@ -14,6 +14,7 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.passes.export.export_pipeline import ExportPipelinePass
 from pysdy.passes.import_.import_pipeline import EXPLICIT_GATHER_SCATTER_BATCHING_HELP
 from pysdy.passes.pipeline import NestedPipeline, PassStep, Step, run_steps_in_pass
@@ -52,6 +53,13 @@ class PropagationPipelinePass(Pass):
         steps += _steps("symbol-dce", "sdy-manual-axes-cleanup", "sdy-add-data-flow-edges")
         if self.dedup_functions_fully:
             steps += _steps("sdy-apply-sharding-constraints", "sdy-sharding-group-import", "sdy-add-func-data-flow-edges")
+        elif versions.installed().import_calls_after_func_edges:
+            steps += _steps("sdy-flatten-call-graph", "symbol-dce", "sdy-add-func-data-flow-edges")
+            steps += _steps("sdy-apply-sharding-constraints")
+            steps.append(NestedPipeline(FUNC, (PassStep("sdy-sink-func-data-flow-edges"),)))
+            steps += _steps("sdy-sharding-group-import")
+            steps.append(PassStep("sdy-import-func-calls", (("add-data-flow-edges-on-named-computations", "true"),)))
+            steps += _steps("symbol-dce")
         else:
             steps += _steps("sdy-flatten-call-graph", "symbol-dce")
             steps.append(PassStep("sdy-import-func-calls", (("add-data-flow-edges-on-named-computations", "true"),)))

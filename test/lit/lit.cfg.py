@@ -13,8 +13,10 @@ config.test_source_root = os.path.dirname(__file__)
 config.environment["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 config.excludes = ["lit.cfg.py"]
 
-# What the installed jax line's Shardy does, as lit features named after versions.py's fields: a case that only one
-# side of a difference prints says `REQUIRES: <field>` or `UNSUPPORTED: <field>` (an enum field as <field>=<value>).
-from pysdy import versions  # noqa: E402
+# What the installed jax line's Shardy does, as lit features: versions.py's fields (each true one by name, another
+# value as <field>=<value>) for a case only one side of a difference prints, and `jaxlib-0.12` etc. for files checking
+# one line's Shardy as a whole. A file says `REQUIRES:` / `UNSUPPORTED:` with them.
+from pysdy import versions  # noqa: E402  (the venv running lit has pysdy)
 
 config.available_features.update(versions.installed().lit_features())
+config.available_features.add(f"jaxlib-{versions.installed().name}")

@@ -15,6 +15,7 @@ from collections import Counter
 import pytest
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.context import make_context
 from pysdy.dialects.sdy import (
     AxisRef,
@@ -37,6 +38,8 @@ from pysdy.dialects.sharding_checks import (
 )
 
 SEEDS = range(40)
+# What the installed line's verifier calls a sharding on a mesh without axes.
+SINGLE_DEVICE_KIND = "single-device" if versions.installed().verifier_says_single_device_sharding else "maximal"
 CASES_PER_SEED = 60
 AXIS_NAMES = ["x", "y", "z", "a", "b", "c", "data", "model", "tp", "ep", "w", "pipe", "k1", "seq"]
 
@@ -250,6 +253,21 @@ def sub_axis_errors_per_name(sharding, mesh) -> set:
     return errors - {None} if len(errors - {None}) > 1 else set()
 
 
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_sharding_on_a_mesh_without_axes_is_named_as_the_lines_verifier_names_it(context, line):
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s verifier is not the installed one")
+    kind = {(0, 10): "maximal", (0, 11): "maximal", (0, 12): "single-device"}[line.line]
+    expected = (
+        f"'func.func' op arg 0 - a {kind} sharding can only have a sharding with rank 0 and no replicated or "
+        "unreduced axes."
+    )
+    mesh = Mesh((), (3,))
+    sharding = TensorSharding("mesh", (DimSharding(()),))
+    assert first_verifier_message(context, func_arg_module(mesh, (2,), sharding)) == expected
+    assert f"'func.func' op arg 0 - {verify_tensor_sharding(sharding, (2,), mesh)}" == expected
+
+
 def message_kind(message: str | None) -> str | None:
     """A message without its axes and numbers, to count which checks the cases reach."""
     return None if message is None else re.sub(r"-?\d+", "N", message.split(":")[0])
@@ -264,7 +282,7 @@ def test_generated_shardings_reach_every_check():
     expected_kinds = {
         None,
         "unknown mesh",
-        "a maximal sharding can only have a sharding with rank N and no replicated or unreduced axes.",
+        f"a {SINGLE_DEVICE_KIND} sharding can only have a sharding with rank N and no replicated or unreduced axes.",
         "sharding doesn't match tensor rank",
         "dim N is empty and closed but has a priority",
         "unknown axis name",

@@ -2,6 +2,7 @@
 
 from jaxlib.mlir.dialects import stablehlo
 
+from pysdy import versions
 from pysdy.dialects.sdy import FactorKind
 from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, shape_of
 from pysdy.passes.propagation.rules.registry import rule_for
@@ -59,18 +60,25 @@ def _add_spatial_factors(builder, lhs_dim, rhs_dim, out_dim, lhs_size, window_si
     """Splits an input spatial dim into a number-of-windows factor (shared with the
     output, a permutation) and a window-size factor (shared with the kernel, a
     reduction); the larger one is major. Each is capped by what is left of the
-    input size, and dropped if that leaves it of size 1."""
+    input size; one that this leaves of size 1 is dropped (from jaxlib 0.12 on,
+    kept whole on the output or kernel alone, as a permutation)."""
     remaining = lhs_size
+    keep_beyond_input = versions.installed().convolution_keeps_spatial_factors_beyond_input
 
-    def add(size: int, in_kernel: bool) -> None:
+    def add(full_size: int, in_kernel: bool) -> None:
         nonlocal remaining
-        size = min(remaining, size)
+        size = min(remaining, full_size)
         if size > 1:
             if in_kernel:
                 builder.add_factor([lhs_dim, rhs_dim], [NO_DIM], size, FactorKind.REDUCTION)
             else:
                 builder.add_factor([lhs_dim, NO_DIM], [out_dim], size, FactorKind.PERMUTATION)
             remaining //= size
+        elif full_size > 1 and keep_beyond_input:
+            if in_kernel:
+                builder.add_factor([NO_DIM, rhs_dim], [NO_DIM], full_size, FactorKind.PERMUTATION)
+            else:
+                builder.add_factor([NO_DIM, NO_DIM], [out_dim], full_size, FactorKind.PERMUTATION)
 
     if num_windows >= window_size:
         add(num_windows, in_kernel=False)

@@ -7,6 +7,7 @@ from typing import Callable, Optional
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.sdy import FactorKind, OpShardingRule
 from pysdy.passes.propagation.rules.builder import NO_DIM, RuleBuilder, pointwise_rule, shape_of
 from pysdy.passes.diagnostics import emit_warning, warnings_are_dropped
@@ -199,7 +200,7 @@ def _householder_product(op):
     )
 
 
-@_builtin("mhlo.topk")
+@_builtin("mhlo.topk", *(("TopK",) if versions.installed().top_k_custom_call_has_rule else ()))
 def _top_k(op):
     """Pointwise; the dimension top-k shrinks needs replication and blocks propagation."""
     return (

@@ -12,6 +12,7 @@ from typing import Callable, Optional
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.sdy import OpShardingRule
 from pysdy.passes.diagnostics import emit_warning, warnings_are_dropped
 
@@ -38,6 +39,7 @@ KNOWN_WITHOUT_RULE = frozenset({
     "stablehlo.create_token", "stablehlo.get_tuple_element", "stablehlo.infeed",
     "stablehlo.iota", "stablehlo.optimization_barrier", "stablehlo.outfeed",
     "stablehlo.partition_id", "stablehlo.recv", "stablehlo.send", "stablehlo.while",
+    *(("stablehlo.if",) if versions.installed().if_is_data_flow_op else ()),
 })
 
 

@@ -19,12 +19,3 @@ func.func @pad_interior(%arg0: tensor<4x8xf32>, %arg1: tensor<f32>) -> tensor<7x
   %0 = stablehlo.pad %arg0, %arg1, low = [0, 0], high = [0, 0], interior = [1, 0] : (tensor<4x8xf32>, tensor<f32>) -> tensor<7x8xf32>
   return %0 : tensor<7x8xf32>
 }
-
-// CHECK-LABEL: func @pad_that_cancels_out
-// CHECK: %0 = stablehlo.pad %arg0, %arg1, low = [1, 0], high = [-1, 0], interior = [0, 0] {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [])->([i, j]) {i=4, j=8}>} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
-// CONSERVATIVE-LABEL: func @pad_that_cancels_out
-// CONSERVATIVE: %0 = stablehlo.pad %arg0, %arg1, low = [1, 0], high = [-1, 0], interior = [0, 0] {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [])->([i, j]) {i=4, j=8}>} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
-func.func @pad_that_cancels_out(%arg0: tensor<4x8xf32>, %arg1: tensor<f32>) -> tensor<4x8xf32> {
-  %0 = stablehlo.pad %arg0, %arg1, low = [1, 0], high = [-1, 0], interior = [0, 0] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
-  return %0 : tensor<4x8xf32>
-}

@@ -14,10 +14,27 @@ import pytest
 from jaxlib.mlir import ir
 
 from import_oracle import run_cpp, run_py
+from pysdy import versions
 from pysdy.dialects.context import make_context
 
 CASES_FILE = os.path.join(os.path.dirname(__file__), "replica_groups", "replica_group_meshes.mlir")
 PIPELINES = ["sdy-lift-inlined-meshes", "sdy-import-pipeline", "sdy-propagation-pipeline"]
+
+NAMED_MESHES = """sdy.mesh @single = <[], device_ids=[3]>
+sdy.mesh @reversed = <["x"=2, "y"=2], device_ids=[3, 2, 1, 0]> {stablehlo.mesh = {axes = [{name = "a", size = 4 : i64}]}}
+func.func @main(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = "stablehlo.all_reduce"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>,
+      replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @single, axes = []>, use_global_device_ids}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = "stablehlo.all_gather"(%0) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>,
+      replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @reversed, axes = [#stablehlo.axis_ref<name = "y">]>,
+      use_global_device_ids}> : (tensor<4x8xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x8xf32>
+}
+"""
 
 
 @functools.cache
@@ -50,6 +67,32 @@ def test_pipeline_matches_cpp(case, pipeline):
     expected = run_cpp(text, pipeline)
     assert not expected.startswith("error"), expected
     assert run_py(text, pipeline) == expected
+
+
+@needs_replica_group_mesh_axes
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_inline_meshes_on_named_replica_group_meshes_by_line(line):
+    """jaxlib 0.11 on inline the `sdy.mesh` (not its `stablehlo.mesh` attribute) into the replica groups that
+    name it; 0.10's C++ erases the meshes all the same and the module fails to verify, as pysdy's does there."""
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s C++ passes are not the installed ones")
+    expected = run_cpp(NAMED_MESHES, "sdy-inline-meshes")
+    if line.line >= (0, 11):
+        assert "#stablehlo.mesh<axes=[], device_ids=dense<3> : tensor<1xi64>>" in expected
+        assert (
+            '#stablehlo.mesh<axes=[<name = "x", size = 2>, <name = "y", size = 2>], '
+            "device_ids=dense<[3, 2, 1, 0]> : tensor<4xi64>>" in expected
+        )
+    else:
+        assert expected == "error: 'stablehlo.all_reduce' op replica_groups: mesh symbol 'single' not found"
+    assert run_py(NAMED_MESHES, "sdy-inline-meshes") == expected
+
+
+@needs_replica_group_mesh_axes
+@pytest.mark.parametrize("case", list(_cases()))
+def test_inline_meshes_matches_cpp(case):
+    text = _cases()[case]
+    assert run_py(text, "sdy-inline-meshes") == run_cpp(text, "sdy-inline-meshes")
 
 
 @needs_replica_group_mesh_axes

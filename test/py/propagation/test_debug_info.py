@@ -35,6 +35,7 @@ from jax_corpus import corpus, program_names
 from oracle import cpp_output, cpp_pass_pipeline
 from propagation_oracle import cpp_outcome, cpp_outcome_unless_it_crashes, first_difference, imported_corpus, pysdy_outcome
 from random_modules import modules
+from pysdy import versions
 
 PASSES = [
     "sdy-basic-propagate",
@@ -328,10 +329,19 @@ def test_hand_written(case, pass_, option):
     assert_matches_cpp(hand_written(case), f"{pass_}{{{OPTIONS[option]}}}")
 
 
-def test_verifier_rejects_edges_with_several_sources():
-    """The one case where jaxlib fails: pysdy records the same edge and fails with the same message."""
-    error = pysdy_outcome(hand_written("while_loop"), f"sdy-basic-propagate{{{EDGES}}}").splitlines()[:2]
-    assert error[1].endswith("'sdy.data_flow_edge' op expected a value ref to have an operand index in range [0, 1), got: 1")
+def test_edges_with_several_sources_by_verifier():
+    """A while's edge records sources beyond its one operand: jaxlib 0.12's verifier accepts them; before, the one
+    case where jaxlib fails, and pysdy records the same edge and fails with the same message."""
+    text, pipeline = hand_written("while_loop"), f"sdy-basic-propagate{{{EDGES}}}"
+    outcome = pysdy_outcome(text, pipeline)
+    if versions.installed().verifier_accepts_edge_sources_beyond_operands:
+        assert '{"a" = operand-1 -> [operand-0]}' in outcome
+        assert outcome == cpp_outcome(text, pipeline)
+    else:
+        error = outcome.splitlines()[:2]
+        assert error[1].endswith(
+            "'sdy.data_flow_edge' op expected a value ref to have an operand index in range [0, 1), got: 1"
+        )
 
 
 # Origins without a manual computation's data-flow edges: jaxlib crashes, pysdy refuses.
@@ -588,8 +598,12 @@ def test_constraints_the_group_sync_inserts_are_no_origins():
 
 EXPORTS = {
     "sink": "func.func(sdy-sink-data-flow-edges{sink-debug-sharding-origins=true sink-debug-propagation-edge-sharding=true})",
+    "sink_origins": "func.func(sdy-sink-data-flow-edges{sink-debug-sharding-origins=true})",
     "export_pipeline": "sdy-export-pipeline{dump-sharding-origins=true dump-propagation-edges=true}",
 }
+# What jaxlib 0.12 sinks for a data-flow edge that recorded no propagation edges: an attribute its own parser
+# rejects, which pysdy cannot build and refuses to leave out.
+EMPTY_SUNK_EDGES = "#sdy.propagation_edges<[]>"
 
 
 @pytest.mark.parametrize("export", EXPORTS)
@@ -599,4 +613,35 @@ def test_export_sinks_recorded_info(program, export):
     text = imported_corpus()[program]
     if "sdy.sharding_group" in text:
         pytest.skip("jaxlib prints garbage origins or crashes on sharding groups (see above)")
-    assert_matches_cpp(text, f"{PROPAGATE_WITH_DEBUG_INFO},{EXPORTS[export]}")
+    pipeline = f"{PROPAGATE_WITH_DEBUG_INFO},{EXPORTS[export]}"
+    if EMPTY_SUNK_EDGES in cpp_outcome(text, pipeline):
+        assert versions.installed().sink_debug_info_of_every_edge
+        error = pysdy_outcome(text, pipeline).splitlines()[1]
+        assert error.endswith(f"cannot write the empty {EMPTY_SUNK_EDGES} jaxlib gives a data-flow edge that recorded "
+                              "no propagation edges (jaxlib's parser rejects that attribute)"), error
+        return
+    assert_matches_cpp(text, pipeline)
+
+
+EDGES_WITH_AND_WITHOUT_INFO = """sdy.mesh @mesh = <["a"=2]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}, %arg1: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0:2 = stablehlo.optimization_barrier %arg0, %arg1 : tensor<8xf32>, tensor<8xf32>
+  %1 = sdy.data_flow_edge %0#0 : tensor<8xf32>
+  %2:2 = stablehlo.optimization_barrier %arg0, %arg1 : tensor<8xf32>, tensor<8xf32>
+  %3 = sdy.data_flow_edge %2#1 {sdy.sharding_origins = {a = "input: 0"}} : tensor<8xf32>
+  return %1, %3 : tensor<8xf32>, tensor<8xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_sinking_edges_without_info_by_line(line):
+    """jaxlib 0.12 gives every data-flow edge an entry (empty when it recorded nothing); earlier lines only the
+    edges with info. Results without an edge get no entry on any line."""
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s C++ passes are not the installed ones")
+    pipeline = EXPORTS["sink_origins"]
+    expected = cpp_outcome(EDGES_WITH_AND_WITHOUT_INFO, pipeline)
+    origins = re.findall(r"sdy.result_sharding_origins = (\[[^\]]*\])", expected)
+    assert origins == (['[{}]', '[{a = "input: 0"}]'] if line.line >= (0, 12) else ['[]', '[{a = "input: 0"}]'])
+    assert pysdy_outcome(EDGES_WITH_AND_WITHOUT_INFO, pipeline) == expected

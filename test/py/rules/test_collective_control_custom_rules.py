@@ -6,6 +6,8 @@ import pytest
 
 from oracle import assert_rules_match, cpp_rules
 
+from pysdy import versions
+
 
 SEEDS = range(60)
 
@@ -134,8 +136,13 @@ TARGETS_WITHOUT_RULE = [
     "xla_ffi_python_cpu_callback", "xla_ffi_python_gpu_callback",
     # Unknown to the registry, including ones JAX emits and ones a reader may expect to be special.
     "my_ffi_kernel", "Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape", "cusolver_getrf_ffi",
-    "lapack_sgeqrf_ffi", "mhlo.topk_v2", "TopK", "CustomSPMDPartitioning",
+    "lapack_sgeqrf_ffi", "mhlo.topk_v2", "CustomSPMDPartitioning",
 ]
+# jaxlib 0.12's registry knows `TopK` (as `mhlo.topk`); on a call of other shapes than top-k's its C++ rule is
+# invalid or aborts, so it is only written well-formed there.
+TOP_K_TARGETS = ["mhlo.topk", "TopK"] if versions.installed().top_k_custom_call_has_rule else ["mhlo.topk"]
+if not versions.installed().top_k_custom_call_has_rule:
+    TARGETS_WITHOUT_RULE.append("TopK")
 
 
 def custom_call(writer, target, operand_shapes, result_shapes, attrs=""):
@@ -181,7 +188,7 @@ def add_custom_calls(writer: FunctionWriter):
 
     n = rng.choice([1, 4, 8, 16])
     k = rng.randint(1, n)
-    custom_call(writer, "mhlo.topk", [batch + [n]], [batch + [k], batch + [k]],
+    custom_call(writer, rng.choice(TOP_K_TARGETS), [batch + [n]], [batch + [k], batch + [k]],
                 attrs=f"{{mhlo.attributes = {{k = {k} : i64, largest = true}}, mhlo.version = 1 : i64}}")
     shape = writer.shape(min_rank=1)
     reduced = list(shape)
@@ -292,6 +299,26 @@ func.func @main(%arg0: tensor<0x4xf32>, %arg1: tensor<8x0xf32>) {
   return
 }
 """)
+
+
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_top_k_target_by_line(line):
+    """jaxlib 0.12's registry gives `TopK` the rule of `mhlo.topk`; earlier lines do not know the target."""
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s C++ registry is not the installed one")
+    module = """
+func.func @main(%arg0: tensor<4x8xf32>) {
+  %0:2 = stablehlo.custom_call @TopK(%arg0) : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
+  return
+}
+"""
+    expected = (
+        "#sdy.op_sharding_rule<([i, j])->([i, j], [i, j]) {i=4, j=8} need_replication={j} blocked_propagation={j}>"
+        if line.line >= (0, 12)
+        else None
+    )
+    assert dict(cpp_rules(module))["stablehlo.custom_call"] == expected
+    assert_rules_match(module)
 
 
 def test_sdy_collectives_get_no_rule():

@@ -17,6 +17,7 @@ import pytest
 from jaxlib.mlir import ir
 
 from oracle import assert_rules_match, cpp_rules, python_rules
+from pysdy import versions
 from pysdy.dialects.context import make_context
 
 SIZES = (1, 1, 2, 3, 4, 6, 8, 12)
@@ -371,3 +372,38 @@ def test_generated_ops_match_oracle(family, conservative, share):
     functions = valid_functions(generate, seed=zlib.crc32(family.encode()), count=draws)
     assert len(functions) >= minimum_valid, f"only {len(functions)} of {draws} {family} draws were valid"
     check_against_oracle(functions, conservative)
+
+
+CONVOLUTIONS_BEYOND_INPUT = """func.func @f(%a: tensor<2x16x4xf32>, %b: tensor<3x4x8xf32>, %c: tensor<12x4x8xf32>) {
+  %0 = stablehlo.convolution(%a, %b) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]]}
+      {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+      : (tensor<2x16x4xf32>, tensor<3x4x8xf32>) -> tensor<2x16x8xf32>
+  %1 = stablehlo.convolution(%a, %c) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {}
+      {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+      : (tensor<2x16x4xf32>, tensor<12x4x8xf32>) -> tensor<2x5x8xf32>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_convolution_spatial_factors_beyond_input_by_line(line):
+    """Where the number of windows (or the window) takes the whole input dimension, jaxlib 0.12 keeps the window
+    (or the number of windows) as a permutation factor of the kernel (or output) alone; earlier lines drop it."""
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s C++ registry is not the installed one")
+    if line.line >= (0, 12):
+        expected = [
+            "#sdy.op_sharding_rule<([i, j, l], [k, l, m])->([i, j, m]) {i=2, j=16, k=3, l=4, m=8} reduction={l} "
+            "permutation={j, k}>",
+            "#sdy.op_sharding_rule<([i, j, l], [j, l, m])->([i, k, m]) {i=2, j=12, k=5, l=4, m=8} reduction={j, l} "
+            "permutation={k}>",
+        ]
+    else:
+        expected = [
+            "#sdy.op_sharding_rule<([i, j, k], [m, k, l])->([i, j, l]) {i=2, j=16, k=4, l=8, m=1} reduction={k} "
+            "permutation={j}>",
+            "#sdy.op_sharding_rule<([i, j, k], [j, k, l])->([i, m, l]) {i=2, j=12, k=4, l=8, m=1} reduction={j, k}>",
+        ]
+    for rules in (cpp_rules(CONVOLUTIONS_BEYOND_INPUT), python_rules(CONVOLUTIONS_BEYOND_INPUT)):
+        assert [text for name, text in rules if name == "stablehlo.convolution"] == expected

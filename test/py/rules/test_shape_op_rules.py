@@ -11,7 +11,9 @@ import math
 import random
 
 import pytest
-from oracle import assert_rules_match
+from oracle import assert_rules_match, cpp_rules, python_rules
+
+from pysdy import versions
 
 SEEDS = range(8)
 
@@ -276,7 +278,7 @@ def random_start_index(rng: random.Random, function: Function, element: str) -> 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_dynamic_update_slice_start_index_kinds(seed):
-    """The update's sliced dimensions need replication unless every start index is a constant."""
+    """The rules of updates at constant and computed start indices (which differ by jaxlib line, see below)."""
     rng = random.Random(seed)
     function = Function()
     for _ in range(20):
@@ -291,6 +293,84 @@ def test_dynamic_update_slice_start_index_kinds(seed):
             indices = [random_start_index(rng, function, element)] * len(shape)
         function.op("stablehlo.dynamic_update_slice", [operand, update] + indices, "", [tensor(shape)])
     assert_both_modes_match(function)
+
+
+DYNAMIC_UPDATE_SLICES = """func.func @f(%operand: tensor<8x4xf32>, %update: tensor<5x4xf32>, %index: tensor<i32>) {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %0 = stablehlo.dynamic_update_slice %operand, %update, %zero, %zero : (tensor<8x4xf32>, tensor<5x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+  %1 = stablehlo.dynamic_update_slice %operand, %update, %index, %zero : (tensor<8x4xf32>, tensor<5x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_dynamic_update_slice_sliced_dims_by_line(line):
+    """jaxlib 0.10 lets the update's sliced dimension stay sharded only at constant start indices; 0.11 on
+    give both sides of a sliced dimension permutation factors, whatever the indices."""
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s C++ registry is not the installed one")
+    rule = "#sdy.op_sharding_rule<([i, k], [j, k], [], [])->([i, k]) {i=8, j=5, k=4}"
+    expected = {
+        (0, 10): [f"{rule}>", f"{rule} need_replication={{j}}>"],
+        (0, 11): [f"{rule} permutation={{i, j}}>"] * 2,
+        (0, 12): [f"{rule} permutation={{i, j}}>"] * 2,
+    }[line.line]
+    for rules in (cpp_rules(DYNAMIC_UPDATE_SLICES), python_rules(DYNAMIC_UPDATE_SLICES)):
+        assert [text for name, text in rules if name == "stablehlo.dynamic_update_slice"] == expected
+
+
+PADS_KEEPING_SIZES = """func.func @f(%operand: tensor<8x6xf32>, %value: tensor<f32>) {
+  %0 = stablehlo.pad %operand, %value, low = [1, 0], high = [-1, 0], interior = [0, 0] : (tensor<8x6xf32>, tensor<f32>) -> tensor<8x6xf32>
+  %1 = stablehlo.pad %operand, %value, low = [0, 0], high = [0, 0], interior = [0, 0] : (tensor<8x6xf32>, tensor<f32>) -> tensor<8x6xf32>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("conservative", [False, True])
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_pad_keeping_a_dimension_size_by_line(line, conservative):
+    """jaxlib 0.12 permutes a padded dimension whose size stays the same (not blocked when conservative);
+    earlier lines pass it through."""
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s C++ registry is not the installed one")
+    rule = "#sdy.op_sharding_rule<([i, j], [])->([i, j]) {i=8, j=6}"
+    shifted = f"{rule} permutation={{i}}>" if line.line >= (0, 12) else f"{rule}>"
+    for rules in (cpp_rules(PADS_KEEPING_SIZES, conservative), python_rules(PADS_KEEPING_SIZES, conservative)):
+        assert [text for name, text in rules if name == "stablehlo.pad"] == [shifted, f"{rule}>"]
+
+
+RESHAPES = """func.func @f(%a: tensor<2x3xf32>, %b: tensor<32xf32>, %c: tensor<12x10xf32>) {
+  %0 = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = stablehlo.reshape %b : (tensor<32xf32>) -> tensor<1x32xf32>
+  %2 = stablehlo.reshape %c : (tensor<12x10xf32>) -> tensor<8x15xf32>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_reshape_diverging_and_size_one_dims_by_line(line):
+    """jaxlib 0.12 permutes the first diverging dimensions, and replicates what one side has alone and size-1
+    dimensions; earlier lines give each side pass-through factors of its own."""
+    if line is not versions.installed():
+        pytest.skip(f"jaxlib {line.name}'s C++ registry is not the installed one")
+    if line.line >= (0, 12):
+        expected = [
+            "#sdy.op_sharding_rule<([i, j])->([i, k]) {i=2, j=3, k=2} need_replication={j, k} permutation={i}>",
+            "#sdy.op_sharding_rule<([j])->([i, j]) {i=1, j=32} need_replication={i}>",
+            "#sdy.op_sharding_rule<([ij, lm])->([ij, km]) {i=4, j=3, k=3, l=2, m=5} need_replication={k, l} "
+            "permutation={j}>",
+        ]
+    else:
+        expected = [
+            "#sdy.op_sharding_rule<([i, k])->([j, l]) {i=2, j=3, k=3, l=2}>",
+            "#sdy.op_sharding_rule<([j])->([i, j]) {i=1, j=32}>",
+            "#sdy.op_sharding_rule<([ij, mn])->([ik, ln]) {i=4, j=3, k=2, l=3, m=2, n=5}>",
+        ]
+    for rules in (cpp_rules(RESHAPES), python_rules(RESHAPES)):
+        assert [text for name, text in rules if name == "stablehlo.reshape"] == expected
 
 
 # --- select, clamp, bitcast_convert, rng_bit_generator -----------------------
