@@ -8,9 +8,6 @@
 // CHECK: sdy.mesh @mesh = <["x"=2, "y"=2, "z"=2]>
 // CHECK: sdy.mesh @mesh_48 = <["x"=4, "y"=8]>
 // CHECK: sdy.mesh @mesh_rev = <["x"=2, "y"=2, "z"=2], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
-// CHECK-LABEL: func.func @redundant(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<16x8xf32> {
-// CHECK-NEXT: return %arg0 : tensor<16x8xf32>
-// CHECK-NEXT: }
 // CHECK-LABEL: func.func @gather_and_slice(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>}) -> tensor<16x8xf32> {
 // CHECK-NEXT: %0 = sdy.all_slice [{}, {"z"}] %arg0 out_sharding=<@mesh, [{"x", "y"}, {"z"}]> : tensor<16x8xf32>
 // CHECK-NEXT: %1 = sdy.all_gather [{"y"}, {}] %0 out_sharding=<@mesh, [{"x"}, {"z"}]> : tensor<16x8xf32>
@@ -55,10 +52,6 @@
 // CHECK-NEXT: return %2 : tensor<16x8xf32>
 // CHECK-NEXT: }
 
-// KEEP-LABEL: func.func @redundant(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<16x8xf32> {
-// KEEP-NEXT: %0 = sdy.reshard %arg0 <@mesh, [{"x", ?}, {"y"}], unreduced={"z"}> : tensor<16x8xf32>
-// KEEP-NEXT: return %0 : tensor<16x8xf32>
-// KEEP-NEXT: }
 // KEEP-LABEL: func.func @chain(%arg0: tensor<16x8xf32>) -> tensor<16x8xf32> {
 // KEEP-NEXT: %0 = sdy.all_slice [{"y"}, {}] %arg0 out_sharding=<@mesh, [{"y"}, {}]> : tensor<16x8xf32>
 // KEEP-NEXT: %1 = sdy.reshard %0 <@mesh, [{"y"}, {}]> : tensor<16x8xf32>
@@ -70,11 +63,6 @@
 sdy.mesh @mesh = <["x"=2, "y"=2, "z"=2]>
 sdy.mesh @mesh_48 = <["x"=4, "y"=8]>
 sdy.mesh @mesh_rev = <["x"=2, "y"=2, "z"=2], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
-
-func.func @redundant(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<16x8xf32> {
-  %0 = sdy.reshard %arg0 <@mesh, [{"x", ?}, {"y"}], unreduced={"z"}> : tensor<16x8xf32>
-  return %0 : tensor<16x8xf32>
-}
 
 func.func @gather_and_slice(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>}) -> tensor<16x8xf32> {
   %0 = sdy.reshard %arg0 <@mesh, [{"x"}, {"z"}]> : tensor<16x8xf32>

@@ -82,22 +82,3 @@ func.func @chain_through_size_one_axis(%arg0: tensor<6x1xf32>) -> (tensor<6x1xf3
   %4 = sdy.reshard %1 <@mesh, [{"y"}, {}]> : tensor<6x1xf32>
   return %2, %3, %4 : tensor<6x1xf32>, tensor<6x1xf32>, tensor<6x1xf32>
 }
-
-// -----
-
-sdy.mesh @mesh = <["x"=2, "y"=2]>
-
-// With keep-redundant-reshards, a reshard is kept when only open dimensions, replicated or unreduced axes differ.
-// CHECK-LABEL: func.func @redundant_but_for_unreduced(%arg0: tensor<4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}, {}], replicated={"y"}>}) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
-// CHECK-NEXT: return %arg0, %arg0 : tensor<4x4xf32>, tensor<4x4xf32>
-// CHECK-NEXT: }
-// KEEP-LABEL: func.func @redundant_but_for_unreduced(%arg0: tensor<4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}, {}], replicated={"y"}>}) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
-// KEEP-NEXT: %0 = sdy.reshard %arg0 <@mesh, [{"x"}, {}], unreduced={"y"}> : tensor<4x4xf32>
-// KEEP-NEXT: %1 = sdy.reshard %arg0 <@mesh, [{"x"}, {}]> : tensor<4x4xf32>
-// KEEP-NEXT: return %0, %1 : tensor<4x4xf32>, tensor<4x4xf32>
-// KEEP-NEXT: }
-func.func @redundant_but_for_unreduced(%arg0: tensor<4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}, {}], replicated={"y"}>}) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
-  %0 = sdy.reshard %arg0 <@mesh, [{"x"}, {}], unreduced={"y"}> : tensor<4x4xf32>
-  %1 = sdy.reshard %arg0 <@mesh, [{"x"}, {}]> : tensor<4x4xf32>
-  return %0, %1 : tensor<4x4xf32>, tensor<4x4xf32>
-}

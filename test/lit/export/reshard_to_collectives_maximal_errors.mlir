@@ -1,8 +1,9 @@
+// REQUIRES: !reshards_keep_maximal_meshes
 // RUN: pysdy-opt %s -split-input-file -sdy-reshard-to-collectives -verify-diagnostics
 
 // A reshard between a maximal sharding (no dimensions) and a sharding with dimensions on a mesh with the same
-// axes cannot become collectives: Shardy's conversion fails on it, printing it as the IR stands then.
-// Expected messages: jaxlib's C++ pass on each input.
+// axes cannot become collectives: jaxlib 0.10's Shardy fails on it, printing it as the IR stands then.
+// Expected messages: that line's C++ pass on each input.
 
 sdy.mesh @mesh = <["x"=2, "y"=4]>
 sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>

@@ -1,0 +1,29 @@
+// REQUIRES: func_call_reshards_unreduced=ignored
+// RUN: pysdy-opt %s -sdy-insert-func-call-reshards | filecheck %s
+
+// A call whose result sharding has the callee's dimension axes plus unreduced axes the callee's lacks.
+// jaxlib 0.10's Shardy does not compare unreduced axes: the call's result has the callee's axes, so the call
+// takes the callee's open dimension and priority-free sharding, dropping its unreduced axes, with no reshard.
+// Expected output: that line's C++ pass on this input.
+
+sdy.mesh @mesh = <["x"=4, "y"=2, "z"=3]>
+sdy.mesh @other = <["x"=4, "y"=2, "z"=3]>
+sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+
+// CHECK-LABEL: func.func @main(
+// CHECK-SAME: %arg0: tensor<8x6xf32>) -> tensor<8x6xf32> {
+// CHECK-NEXT: %0 = call @f(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {?}]>]>} : (tensor<8x6xf32>) -> tensor<8x6xf32>
+// CHECK-NEXT: %1 = stablehlo.abs %0 : tensor<8x6xf32>
+// CHECK-NEXT: return %1 : tensor<8x6xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @f(%arg0: tensor<8x6xf32>) -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {?}]>}) {
+// CHECK-NEXT: return %arg0 : tensor<8x6xf32>
+// CHECK-NEXT: }
+func.func @main(%arg0: tensor<8x6xf32>) -> tensor<8x6xf32> {
+  %0 = call @f(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}p1, {}], unreduced={"y"}>]>} : (tensor<8x6xf32>) -> tensor<8x6xf32>
+  %1 = stablehlo.abs %0 : tensor<8x6xf32>
+  return %1 : tensor<8x6xf32>
+}
+func.func private @f(%arg0: tensor<8x6xf32>) -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {?}]>}) {
+  return %arg0 : tensor<8x6xf32>
+}
