@@ -94,12 +94,17 @@ def installed_jaxlib_version() -> str:
 def installed() -> JaxLine:
     """The row of the installed jaxlib's line; raises UnsupportedJaxlibError for any other line."""
     text = installed_jaxlib_version()
-    line = tuple(int(part) for part in text.split(".")[:2])
-    for row in LINES:
-        if row.line == line:
-            return row
+    row = line_of(text)
+    if row is not None:
+        return row
     supported = ", ".join(row.name for row in LINES)
     raise UnsupportedJaxlibError(f"pysdy supports jaxlib {supported}; jaxlib {text} is installed")
+
+
+def line_of(version: str) -> JaxLine | None:
+    """The row of the line a jax or jaxlib version (`0.12.0.1`) belongs to; None for a line pysdy has no row for."""
+    line = tuple(int(part) for part in version.split(".")[:2])
+    return next((row for row in LINES if row.line == line), None)
 
 
 def version_text() -> str:
