@@ -36,6 +36,9 @@ class JaxLine:
     # `sdy-drop-sharding-and-mesh` keeps meshes still referenced (and has `keep-module-sharding-metadata`).
     drop_sharding_keeps_referenced_meshes: bool
     drop_sharding_keep_metadata_option: bool
+    # --- XLA's GSPMD import (`xla-sdy-stablehlo-import-pipeline`) ---
+    # `{maximal device=N}` imports onto a mesh named `single_device_N` (else `maximal_mesh_N`).
+    xla_import_single_device_mesh_names: bool
 
     @property
     def name(self) -> str:
@@ -54,6 +57,7 @@ LINES = (
         import_calls_after_func_edges=False,
         drop_sharding_keeps_referenced_meshes=False,
         drop_sharding_keep_metadata_option=False,
+        xla_import_single_device_mesh_names=False,
     ),
     JaxLine(
         line=(0, 11),
@@ -66,6 +70,7 @@ LINES = (
         import_calls_after_func_edges=False,
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=False,
+        xla_import_single_device_mesh_names=False,
     ),
     JaxLine(
         line=(0, 12),
@@ -78,6 +83,7 @@ LINES = (
         import_calls_after_func_edges=True,
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=True,
+        xla_import_single_device_mesh_names=True,
     ),
 )
 

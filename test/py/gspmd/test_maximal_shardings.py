@@ -12,6 +12,7 @@ from runtime_runs import checked_run
 from xla_export_oracle import assert_exports_as_xla
 
 from pysdy.dialects.context import make_context
+from pysdy.passes.gspmd.hlo_to_sdy_sharding import maximal_mesh_name
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 
 # A maximal parameter, a maximal intermediate, a maximal `Sharding` custom call, and tiled device lists.
@@ -47,9 +48,9 @@ def _imported() -> str:
 def test_import_gives_one_maximal_mesh_per_device():
     imported = _imported()
     for device in (1, 2, 3):
-        assert f"sdy.mesh @maximal_mesh_{device} = <[], device_ids=[{device}]>" in imported
-    assert "%arg2: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@maximal_mesh_1, []>}" in imported
-    assert "sdy.sharding_constraint %4 <@maximal_mesh_3, []>" in imported
+        assert f"sdy.mesh @{maximal_mesh_name(device)} = <[], device_ids=[{device}]>" in imported
+    assert f"%arg2: tensor<16x8xf32> {{sdy.sharding = #sdy.sharding<@{maximal_mesh_name(1)}, []>}}" in imported
+    assert f"sdy.sharding_constraint %4 <@{maximal_mesh_name(3)}, []>" in imported
 
 
 @pytest.mark.parametrize("pipeline", ["sdy-propagation-pipeline", "sdy-propagation-pipeline,sdy-export-pipeline"])
