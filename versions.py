@@ -39,6 +39,10 @@ class JaxLine:
     # --- XLA's GSPMD import (`xla-sdy-stablehlo-import-pipeline`) ---
     # `{maximal device=N}` imports onto a mesh named `single_device_N` (else `maximal_mesh_N`).
     xla_import_single_device_mesh_names: bool
+    # --- XLA's GSPMD export (`xla-sdy-stablehlo-export-pipeline`) ---
+    # An `sdy.reshard` from a maximal sharding to a replicated one (no dim axes, no unreduced axes, or no
+    # sharding), or from a replicated one to a maximal one, is dropped rather than exported as `@Sharding`.
+    xla_export_drops_maximal_replicated_reshards: bool
 
     @property
     def name(self) -> str:
@@ -58,6 +62,7 @@ LINES = (
         drop_sharding_keeps_referenced_meshes=False,
         drop_sharding_keep_metadata_option=False,
         xla_import_single_device_mesh_names=False,
+        xla_export_drops_maximal_replicated_reshards=False,
     ),
     JaxLine(
         line=(0, 11),
@@ -71,6 +76,7 @@ LINES = (
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=False,
         xla_import_single_device_mesh_names=False,
+        xla_export_drops_maximal_replicated_reshards=False,
     ),
     JaxLine(
         line=(0, 12),
@@ -84,6 +90,7 @@ LINES = (
         drop_sharding_keeps_referenced_meshes=True,
         drop_sharding_keep_metadata_option=True,
         xla_import_single_device_mesh_names=True,
+        xla_export_drops_maximal_replicated_reshards=True,
     ),
 )
 
