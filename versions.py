@@ -43,6 +43,11 @@ class JaxLine:
     # An `sdy.reshard` from a maximal sharding to a replicated one (no dim axes, no unreduced axes, or no
     # sharding), or from a replicated one to a maximal one, is dropped rather than exported as `@Sharding`.
     xla_export_drops_maximal_replicated_reshards: bool
+    # XLA's StableHLO-HLO translation keeps an unreduced sharding's reduction as a metadata entry
+    # `{op_type="sdy::reduction_op" op_name="SUM"}`, adding it (SUM) where the sharding has none.
+    xla_translation_records_unreduced_reduction: bool
+    # XLA's HloSharding parser rejects a device list whose length is not the tile shape's product.
+    xla_parser_checks_device_count: bool
 
     @property
     def name(self) -> str:
@@ -63,6 +68,8 @@ LINES = (
         drop_sharding_keep_metadata_option=False,
         xla_import_single_device_mesh_names=False,
         xla_export_drops_maximal_replicated_reshards=False,
+        xla_translation_records_unreduced_reduction=False,
+        xla_parser_checks_device_count=False,
     ),
     JaxLine(
         line=(0, 11),
@@ -77,6 +84,8 @@ LINES = (
         drop_sharding_keep_metadata_option=False,
         xla_import_single_device_mesh_names=False,
         xla_export_drops_maximal_replicated_reshards=False,
+        xla_translation_records_unreduced_reduction=True,
+        xla_parser_checks_device_count=True,
     ),
     JaxLine(
         line=(0, 12),
@@ -91,6 +100,8 @@ LINES = (
         drop_sharding_keep_metadata_option=True,
         xla_import_single_device_mesh_names=True,
         xla_export_drops_maximal_replicated_reshards=True,
+        xla_translation_records_unreduced_reduction=True,
+        xla_parser_checks_device_count=True,
     ),
 )
 
