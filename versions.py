@@ -25,6 +25,8 @@ class JaxLine:
     reshards_mark_partial_results_unreduced: bool
     # `sdy-export-pipeline` ends by inlining meshes (`sdy-inline-meshes`).
     export_inlines_meshes: bool
+    # `sdy-insert-explicit-reshards` refuses a function argument or result with a maximal (single-device) sharding.
+    explicit_reshards_refuse_maximal_func_shardings: bool
     # `enable-insert-explicit-collectives` runs `sdy-optimize-collectives` after `sdy-reshard-to-collectives`.
     optimize_collectives: bool
     # --- Shardy's import pipeline ---
@@ -62,6 +64,7 @@ LINES = (
         reshards_mark_partial_results_unreduced=False,
         export_inlines_meshes=False,
         optimize_collectives=False,
+        explicit_reshards_refuse_maximal_func_shardings=False,
         lift_meshes_single_device_names_option=False,
         import_calls_after_func_edges=False,
         drop_sharding_keeps_referenced_meshes=False,
@@ -78,6 +81,7 @@ LINES = (
         reshards_mark_partial_results_unreduced=True,
         export_inlines_meshes=True,
         optimize_collectives=True,
+        explicit_reshards_refuse_maximal_func_shardings=True,
         lift_meshes_single_device_names_option=False,
         import_calls_after_func_edges=False,
         drop_sharding_keeps_referenced_meshes=True,
@@ -94,6 +98,7 @@ LINES = (
         reshards_mark_partial_results_unreduced=True,
         export_inlines_meshes=True,
         optimize_collectives=True,
+        explicit_reshards_refuse_maximal_func_shardings=True,
         lift_meshes_single_device_names_option=True,
         import_calls_after_func_edges=True,
         drop_sharding_keeps_referenced_meshes=True,
