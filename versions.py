@@ -50,6 +50,9 @@ class JaxLine:
     xla_translation_records_unreduced_reduction: bool
     # XLA's HloSharding parser rejects a device list whose length is not the tile shape's product.
     xla_parser_checks_device_count: bool
+    # XLA's CPU FFT fails at run time on an operand whose batch dims are sharded (a layout RET_CHECK in
+    # fft_thunk.cc), in plain jax.jit as through pysdy.
+    xla_cpu_fft_fails_when_partitioned: bool
 
     @property
     def name(self) -> str:
@@ -73,6 +76,7 @@ LINES = (
         xla_export_drops_maximal_replicated_reshards=False,
         xla_translation_records_unreduced_reduction=False,
         xla_parser_checks_device_count=False,
+        xla_cpu_fft_fails_when_partitioned=True,
     ),
     JaxLine(
         line=(0, 11),
@@ -90,6 +94,7 @@ LINES = (
         xla_export_drops_maximal_replicated_reshards=False,
         xla_translation_records_unreduced_reduction=True,
         xla_parser_checks_device_count=True,
+        xla_cpu_fft_fails_when_partitioned=True,
     ),
     JaxLine(
         line=(0, 12),
@@ -107,6 +112,7 @@ LINES = (
         xla_export_drops_maximal_replicated_reshards=True,
         xla_translation_records_unreduced_reduction=True,
         xla_parser_checks_device_count=True,
+        xla_cpu_fft_fails_when_partitioned=False,
     ),
 )
 
