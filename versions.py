@@ -25,6 +25,8 @@ class JaxLine:
     reshards_mark_partial_results_unreduced: bool
     # `sdy-export-pipeline` ends by inlining meshes (`sdy-inline-meshes`).
     export_inlines_meshes: bool
+    # `sdy-insert-explicit-reshards` refuses a function argument or result with a maximal (single-device) sharding.
+    explicit_reshards_refuse_maximal_func_shardings: bool
     # `enable-insert-explicit-collectives` runs `sdy-optimize-collectives` after `sdy-reshard-to-collectives`.
     optimize_collectives: bool
     # `sdy-inline-meshes` also inlines the meshes that collectives' `replica_groups` name (as `#stablehlo.mesh`).
@@ -89,6 +91,21 @@ class JaxLine:
     # The verifier accepts `sdy.propagation_edges` on an `sdy.data_flow_edge` that name its edge's other sources
     # (`operand-1`, ...), as debug propagation records them on a while's edges; before, only its one operand.
     verifier_accepts_edge_sources_beyond_operands: bool
+    # --- XLA's GSPMD import (`xla-sdy-stablehlo-import-pipeline`) ---
+    # `{maximal device=N}` imports onto a mesh named `single_device_N` (else `maximal_mesh_N`).
+    xla_import_single_device_mesh_names: bool
+    # --- XLA's GSPMD export (`xla-sdy-stablehlo-export-pipeline`) ---
+    # An `sdy.reshard` from a maximal sharding to a replicated one (no dim axes, no unreduced axes, or no
+    # sharding), or from a replicated one to a maximal one, is dropped rather than exported as `@Sharding`.
+    xla_export_drops_maximal_replicated_reshards: bool
+    # XLA's StableHLO-HLO translation keeps an unreduced sharding's reduction as a metadata entry
+    # `{op_type="sdy::reduction_op" op_name="SUM"}`, adding it (SUM) where the sharding has none.
+    xla_translation_records_unreduced_reduction: bool
+    # XLA's HloSharding parser rejects a device list whose length is not the tile shape's product.
+    xla_parser_checks_device_count: bool
+    # XLA's CPU FFT fails at run time on an operand whose batch dims are sharded (a layout RET_CHECK in
+    # fft_thunk.cc), in plain jax.jit as through pysdy.
+    xla_cpu_fft_fails_when_partitioned: bool
 
     @property
     def name(self) -> str:
@@ -123,6 +140,7 @@ LINES = (
         reshards_around_single_device_ops=False,
         redundant_reshards_compare_unreduced=False,
         func_call_reshards_unreduced="ignored",
+        explicit_reshards_refuse_maximal_func_shardings=False,
         lift_meshes_single_device_names_option=False,
         import_calls_after_func_edges=False,
         apply_sharding_constraints_needs_main=False,
@@ -138,6 +156,11 @@ LINES = (
         sink_debug_info_of_every_edge=False,
         verifier_says_single_device_sharding=False,
         verifier_accepts_edge_sources_beyond_operands=False,
+        xla_import_single_device_mesh_names=False,
+        xla_export_drops_maximal_replicated_reshards=False,
+        xla_translation_records_unreduced_reduction=False,
+        xla_parser_checks_device_count=False,
+        xla_cpu_fft_fails_when_partitioned=True,
     ),
     JaxLine(
         line=(0, 11),
@@ -153,6 +176,7 @@ LINES = (
         reshards_around_single_device_ops=True,
         redundant_reshards_compare_unreduced=True,
         func_call_reshards_unreduced="compared",
+        explicit_reshards_refuse_maximal_func_shardings=True,
         lift_meshes_single_device_names_option=False,
         import_calls_after_func_edges=False,
         apply_sharding_constraints_needs_main=False,
@@ -168,6 +192,11 @@ LINES = (
         sink_debug_info_of_every_edge=False,
         verifier_says_single_device_sharding=False,
         verifier_accepts_edge_sources_beyond_operands=False,
+        xla_import_single_device_mesh_names=False,
+        xla_export_drops_maximal_replicated_reshards=False,
+        xla_translation_records_unreduced_reduction=True,
+        xla_parser_checks_device_count=True,
+        xla_cpu_fft_fails_when_partitioned=True,
     ),
     JaxLine(
         line=(0, 12),
@@ -183,6 +212,7 @@ LINES = (
         reshards_around_single_device_ops=True,
         redundant_reshards_compare_unreduced=True,
         func_call_reshards_unreduced="left",
+        explicit_reshards_refuse_maximal_func_shardings=True,
         lift_meshes_single_device_names_option=True,
         import_calls_after_func_edges=True,
         apply_sharding_constraints_needs_main=True,
@@ -198,6 +228,11 @@ LINES = (
         sink_debug_info_of_every_edge=True,
         verifier_says_single_device_sharding=True,
         verifier_accepts_edge_sources_beyond_operands=True,
+        xla_import_single_device_mesh_names=True,
+        xla_export_drops_maximal_replicated_reshards=True,
+        xla_translation_records_unreduced_reduction=True,
+        xla_parser_checks_device_count=True,
+        xla_cpu_fft_fails_when_partitioned=False,
     ),
 )
 
@@ -214,12 +249,17 @@ def installed_jaxlib_version() -> str:
 def installed() -> JaxLine:
     """The row of the installed jaxlib's line; raises UnsupportedJaxlibError for any other line."""
     text = installed_jaxlib_version()
-    line = tuple(int(part) for part in text.split(".")[:2])
-    for row in LINES:
-        if row.line == line:
-            return row
+    row = line_of(text)
+    if row is not None:
+        return row
     supported = ", ".join(row.name for row in LINES)
     raise UnsupportedJaxlibError(f"pysdy supports jaxlib {supported}; jaxlib {text} is installed")
+
+
+def line_of(version: str) -> JaxLine | None:
+    """The row of the line a jax or jaxlib version (`0.12.0.1`) belongs to; None for a line pysdy has no row for."""
+    line = tuple(int(part) for part in version.split(".")[:2])
+    return next((row for row in LINES if row.line == line), None)
 
 
 def version_text() -> str:

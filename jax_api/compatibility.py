@@ -3,7 +3,8 @@
 The hook replaces `jax._src.compiler.compile_or_get_cached`, the one function
 through which `jax.jit` (via `pxla._cached_compilation`) hands a lowered
 StableHLO module and its `CompileOptions` to XLA. Its name, its parameters and
-the way pxla calls it are private to JAX, so each is checked before patching.
+the way pxla calls it are private to JAX, so each is checked before patching;
+the JAX lines pysdy supports are those of pysdy.versions (the seam is the same on each).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from jax._src import compiler, config
 from jax._src.interpreters import pxla
 from jax._src.lib import xla_client
 
-TESTED_JAX_VERSIONS = "0.10.x (tested with 0.10.2)"
-_SUPPORTED_MAJOR_MINOR = (0, 10)
+from pysdy import versions
+
+TESTED_JAX_VERSIONS = ", ".join(f"{row.name}.x (tested with {row.tested})" for row in versions.LINES)
+_PIP_REQUIREMENT = f"jax>={versions.LINES[0].name},<{versions.LINES[-1].line[0]}.{versions.LINES[-1].line[1] + 1}"
 _SEAM_PARAMETERS = ("backend", "computation", "devices", "compile_options", "host_callbacks", "executable_devices")
 
 
@@ -28,7 +31,7 @@ class IncompatibleJaxError(RuntimeError):
 def _fail(reason: str) -> None:
     raise IncompatibleJaxError(
         f"pysdy's JAX lowering hook supports JAX {TESTED_JAX_VERSIONS}; with JAX {jax.__version__} {reason}, "
-        "so jax.jit would silently compile without pysdy. Install a supported JAX (pip install 'jax>=0.10,<0.11')."
+        f"so jax.jit would silently compile without pysdy. Install a supported JAX (pip install '{_PIP_REQUIREMENT}')."
     )
 
 
@@ -39,8 +42,7 @@ def jax_compile_seam() -> Callable | None:
 
 def check_jax_compatibility(seam: Callable | None) -> None:
     """Raises IncompatibleJaxError unless this JAX calls XLA through `seam`, JAX's `compile_or_get_cached`."""
-    version = tuple(int(part) for part in jax.__version__.split(".")[:2])
-    if version != _SUPPORTED_MAJOR_MINOR:
+    if versions.line_of(jax.__version__) is None:
         _fail("the hook is untested")
     if seam is None:
         _fail("jax._src.compiler.compile_or_get_cached does not exist")

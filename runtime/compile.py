@@ -21,6 +21,7 @@ from jaxlib.mlir import ir
 from pysdy.dialects.context import make_context
 from pysdy.runtime.devices import partition_count, select_devices
 from pysdy.runtime.errors import RuntimeInputError
+from pysdy.runtime.host_libraries import prepare_libraries_for
 from pysdy.runtime.module_info import ModuleInfo, parse_module, read_module_info
 from pysdy.runtime.pysdy_passes import EXPORT_PIPELINE, ROUTES, prepare_for_xla, propagate
 
@@ -68,6 +69,7 @@ def compile_options(devices: list, shardy: bool, partitioned: bool = True) -> xc
 def xla_compile(text: str, devices: list, options: xc.CompileOptions):
     """The loaded executable XLA makes of `text` for `devices`, or a RuntimeInputError with XLA's message."""
     backend = xla_bridge.get_backend(devices[0].platform)
+    prepare_libraries_for(text)
     try:
         return backend.compile_and_load(text, xc._xla.DeviceList(tuple(devices)), options)
     except xc.XlaRuntimeError as error:

@@ -10,10 +10,10 @@ import argparse
 import os
 import sys
 
-from pysdy.tools.internal_error import report_internal_error
-
 # Read by JAX and XLA when they start, unless already set: the CPU backend gets 8 virtual devices, and
-# XLA logs only errors (its warning that GSPMD is deprecated would come with every GSPMD-route run).
+# XLA logs only errors (its warning that GSPMD is deprecated would come with every GSPMD-route run, and
+# its device list with every run). jaxlib reads them when its first C++ library loads, so main() sets them
+# before anything imports jaxlib (the error reporting's imports included).
 _ENVIRONMENT_DEFAULTS = {"JAX_NUM_CPU_DEVICES": "8", "TF_CPP_MIN_LOG_LEVEL": "2"}
 
 
@@ -100,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, value in _ENVIRONMENT_DEFAULTS.items():
         os.environ.setdefault(name, value)
     from pysdy.runtime.errors import RuntimeInputError
+    from pysdy.tools.internal_error import report_internal_error
 
     try:
         return _run(arguments)

@@ -1,4 +1,5 @@
-"""`xla-sdy-export-ops`: sdy's remaining ops as the StableHLO / MHLO ops XLA's HLO conversion understands."""
+"""`xla-sdy-export-ops`: sdy's remaining ops as the StableHLO / MHLO ops XLA's HLO conversion understands (jaxlib
+0.12's XLA drops a reshard between one device and all: from a maximal sharding to a replicated one, or back)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.dialects.sdy import TensorSharding, TensorShardingPerValue
+from pysdy import versions
+from pysdy.dialects.sdy import Mesh, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common.ir_walk import nested_ops_named
+from pysdy.passes.common.value_shardings import get_sharding
+from pysdy.passes.export.update_non_divisible_input_output_shardings import meshes_of
 from pysdy.passes.registry import MODULE, Pass, option, register_pass
 
 SHARDING_CUSTOM_CALL = "Sharding"
@@ -53,6 +57,26 @@ def _as_stablehlo_constant(constant: ir.Operation) -> ir.Operation:
     return new_op
 
 
+def _moves_between_one_device_and_all(reshard: ir.Operation, meshes: dict[str, Mesh]) -> bool:
+    """Whether the reshard takes a replicated value (or one without a sharding) to a maximal sharding, or a
+    maximal value to a replicated sharding: the reshards jaxlib 0.12's XLA export drops."""
+
+    def is_maximal(sharding: TensorSharding | None) -> bool:
+        if sharding is None:
+            return False
+        mesh = sharding.mesh if isinstance(sharding.mesh, Mesh) else meshes.get(sharding.mesh)
+        return mesh is not None and mesh.is_maximal
+
+    def is_replicated(sharding: TensorSharding | None) -> bool:
+        if sharding is None:
+            return True
+        return not is_maximal(sharding) and not sharding.unreduced and all(not dim.axes for dim in sharding.dims)
+
+    source = get_sharding(reshard.operands[0])
+    target = TensorSharding.from_attr(reshard.attributes["sharding"])
+    return (is_maximal(source) and is_replicated(target)) or (is_replicated(source) and is_maximal(target))
+
+
 def _replace(op: ir.Operation, new_op: ir.Operation) -> None:
     op.results[0].replace_all_uses_with(new_op.results[0])
     op.erase()
@@ -73,9 +97,18 @@ class ExportOpsPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         names = (_CONSTANT,) + _COLLECTIVES + _CONSTRAINTS + _PASS_THROUGH
-        for sdy_op in nested_ops_named(op, names):
+        sdy_ops = nested_ops_named(op, names)
+        # Decided on the module as it comes, before any op is replaced (an ir.Operation's hash changes with its
+        # operands, so the decisions are a list beside the ops).
+        dropped = [False] * len(sdy_ops)
+        if versions.installed().xla_export_drops_maximal_replicated_reshards:
+            meshes = meshes_of(op)
+            dropped = [
+                sdy_op.name == "sdy.reshard" and _moves_between_one_device_and_all(sdy_op, meshes) for sdy_op in sdy_ops
+            ]
+        for sdy_op, drop in zip(sdy_ops, dropped):
             name = sdy_op.name
-            if name in _PASS_THROUGH:
+            if name in _PASS_THROUGH or drop:
                 sdy_op.results[0].replace_all_uses_with(sdy_op.operands[0])
                 sdy_op.erase()
                 continue

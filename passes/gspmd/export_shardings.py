@@ -1,4 +1,6 @@
-"""`xla-sdy-stablehlo-export-shardings`: every `sdy.sharding` becomes XLA's `mhlo.sharding` text, and the meshes go."""
+"""`xla-sdy-stablehlo-export-shardings`: every `sdy.sharding` becomes XLA's `mhlo.sharding` text, and the meshes go
+(except those a collective's `replica_groups` names: XLA's export keeps them for its HLO translation, which reads
+the mesh and its device order from there)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pysdy.dialects.hlo_sharding import HloSharding
 from pysdy.dialects.sdy import ManualAxes, Mesh, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.replica_group_meshes import replica_group_meshes
 from pysdy.passes.export.update_non_divisible_input_output_shardings import meshes_of
 from pysdy.passes.gspmd.sdy_to_hlo_sharding import to_hlo_sharding
 from pysdy.passes.registry import MODULE, Pass, PassFailure, option, register_pass
@@ -146,6 +149,7 @@ class ExportStablehloShardingsPass(Pass):
             target = ir.StringAttr(custom_call.attributes["call_target_name"]).value
             if target in MHLO_OP_CUSTOM_CALLS:
                 _move_sharding_into_mhlo_attributes(custom_call)
+        kept = {reference.symbol for reference in replica_group_meshes(op)}
         for mesh in module_ops:
-            if mesh.name == "sdy.mesh":
+            if mesh.name == "sdy.mesh" and ir.StringAttr(mesh.attributes["sym_name"]).value not in kept:
                 mesh.erase()

@@ -9,6 +9,7 @@ from typing import Sequence, Union
 
 import numpy as np
 
+from pysdy import versions
 from pysdy.dialects.hlo_sharding import HloSharding, Kind, SubgroupType
 from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, MeshAxis, SubAxisInfo, TensorSharding
 from pysdy.dialects.tile_assignment import Iota
@@ -16,9 +17,14 @@ from pysdy.dialects.tile_assignment import Iota
 GLOBAL_MESH_NAME = "mesh"  # XLA's kGlobalMeshName
 
 
+def maximal_mesh_prefix() -> str:
+    """How the installed XLA's import names the mesh of `{maximal device=N}`, before its `_N`."""
+    return "single_device" if versions.installed().xla_import_single_device_mesh_names else "maximal_mesh"
+
+
 def maximal_mesh_name(device: int) -> str:
-    """The mesh XLA's import makes for `{maximal device=N}`."""
-    return f"maximal_mesh_{device}"
+    """The mesh the installed XLA's import makes for `{maximal device=N}`."""
+    return f"{maximal_mesh_prefix()}_{device}"
 
 
 @dataclass(frozen=True)
@@ -84,7 +90,8 @@ def import_shardings(
     may still be sharded along them. {replicated} is
     closed and empty, {unknown} open and empty, {manual} and {unreduced} empty
     with every mesh axis manual or unreduced, and {maximal device=N} is on
-    `@maximal_mesh_N`. A manual subgroup must be whole mesh axes.
+    `@maximal_mesh_N` (`@single_device_N` where the installed XLA names it so).
+    A manual subgroup must be whole mesh axes.
     Raises ShardingImportError naming the value that cannot be named and why.
     """
     if len(ranks) != len(shardings):

@@ -2,8 +2,8 @@
 
 As XLA's pass of that name: every function argument, result and op sharding
 is read; one global mesh `@mesh` (axes `_axis_0`, `_axis_1`, ...) and one
-`@maximal_mesh_N` per device of a `{maximal device=N}` sharding are added at
-the top of the module; each `mhlo.sharding` is replaced by an `sdy.sharding`.
+`@maximal_mesh_N` (`@single_device_N` from jaxlib 0.12) per device of a
+`{maximal device=N}` sharding are added at the top of the module; each `mhlo.sharding` is replaced by an `sdy.sharding`.
 Op shardings are closed ({unknown} stays open); arguments and results of
 `@main` are open where `allow-propagation-to-args` / `-results` say so. A
 tuple sharding gives one sharding per result; a non-tuple sharding on an op

@@ -322,3 +322,41 @@ func.func @topk(%arg0: tensor<8x16xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>) {
   %0:2 = stablehlo.custom_call @mhlo.topk(%arg0) {mhlo.attributes = {k = 2 : i64, largest = true}, mhlo.version = 1 : i64, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>, <@mesh, [{"x"}, {}]>]>} : (tensor<8x16xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>)
   return %0#0, %0#1 : tensor<8x2xf32>, tensor<8x2xi32>
 }
+
+// -----
+
+// The meshes a collective's replica groups name stay (XLA's HLO translation reads them, device order included);
+// the others go.
+// CHECK-LABEL: module {
+// CHECK-NEXT: sdy.mesh @mesh = <["x"=2, "y"=4]>
+// CHECK-NEXT: sdy.mesh @ids = <["a"=4, "b"=2], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
+// CHECK-NEXT: func.func @replica_group_meshes(%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"}) -> tensor<8x16xf32> {
+// CHECK-NEXT: %0 = "stablehlo.all_reduce"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "y">]>, use_global_device_ids}> ({
+// CHECK-NEXT: ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+// CHECK-NEXT: %2 = stablehlo.add %arg1, %arg2 : tensor<f32>
+// CHECK-NEXT: stablehlo.return %2 : tensor<f32>
+// CHECK-NEXT: }) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: %1 = "stablehlo.all_reduce"(%0) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @ids, axes = [#stablehlo.axis_ref<name = "a">]>, use_global_device_ids}> ({
+// CHECK-NEXT: ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+// CHECK-NEXT: %2 = stablehlo.add %arg1, %arg2 : tensor<f32>
+// CHECK-NEXT: stablehlo.return %2 : tensor<f32>
+// CHECK-NEXT: }) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %1 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+sdy.mesh @unused = <["u"=8]>
+sdy.mesh @ids = <["a"=4, "b"=2], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
+func.func @replica_group_meshes(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x16xf32> {
+  %0 = "stablehlo.all_reduce"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "y">]>, use_global_device_ids}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = "stablehlo.all_reduce"(%0) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @ids, axes = [#stablehlo.axis_ref<name = "a">]>, use_global_device_ids}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}

@@ -1,13 +1,13 @@
-// RUN: pysdy-opt %s -split-input-file -xla-sdy-import-shardings -xla-sdy-import-sdy-custom-calls 2>/dev/null | filecheck %s
+// RUN: pysdy-opt %s -split-input-file -xla-sdy-import-shardings -xla-sdy-import-sdy-custom-calls 2>/dev/null | filecheck %s -DMAXIMAL_MESH=%xla_maximal_mesh
 
 // @Sharding becomes a sharding constraint; backend_config's unspecified_dims open those dims; other custom calls stay.
 // CHECK-LABEL: module {
 // CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2]>
-// CHECK-NEXT: sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
+// CHECK-NEXT: sdy.mesh @[[MAXIMAL_MESH]]_1 = <[], device_ids=[1]>
 // CHECK-NEXT: func.func @constraints(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
 // CHECK-NEXT: %0 = sdy.sharding_constraint %arg0 <@mesh, [{"_axis_0"}, {"_axis_1"}]> : tensor<8x8xf32>
 // CHECK-NEXT: %1 = sdy.sharding_constraint %0 <@mesh, [{"_axis_0"}, {?}]> : tensor<8x8xf32>
-// CHECK-NEXT: %2 = sdy.sharding_constraint %1 <@maximal_mesh_1, []> : tensor<8x8xf32>
+// CHECK-NEXT: %2 = sdy.sharding_constraint %1 <@[[MAXIMAL_MESH]]_1, []> : tensor<8x8xf32>
 // CHECK-NEXT: %3 = stablehlo.custom_call @foo(%2) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
 // CHECK-NEXT: return %3 : tensor<8x8xf32>
 func.func @constraints(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {

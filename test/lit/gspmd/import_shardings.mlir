@@ -1,4 +1,4 @@
-// RUN: pysdy-opt %s -split-input-file -xla-sdy-import-shardings 2>/dev/null | filecheck %s
+// RUN: pysdy-opt %s -split-input-file -xla-sdy-import-shardings 2>/dev/null | filecheck %s -DMAXIMAL_MESH=%xla_maximal_mesh
 
 // Only non-tiled shardings: an empty global mesh; {replicated} is closed, {unknown} open.
 // CHECK-LABEL: module {
@@ -15,10 +15,10 @@ func.func @replicated_and_unknown(%arg0: tensor<8x8xf32> {mhlo.sharding = "{repl
 // Maximal shardings on two devices: one maximal mesh per device, sorted, after the global mesh; the sharding has no dims.
 // CHECK-LABEL: module {
 // CHECK-NEXT: sdy.mesh @mesh = <[]>
-// CHECK-NEXT: sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
-// CHECK-NEXT: sdy.mesh @maximal_mesh_5 = <[], device_ids=[5]>
-// CHECK-NEXT: func.func @maximal(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@maximal_mesh_5, []>}, %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@maximal_mesh_1, []>}) -> tensor<8xf32> {
-// CHECK-NEXT: %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_5, []>]>} : tensor<8xf32>
+// CHECK-NEXT: sdy.mesh @[[MAXIMAL_MESH]]_1 = <[], device_ids=[1]>
+// CHECK-NEXT: sdy.mesh @[[MAXIMAL_MESH]]_5 = <[], device_ids=[5]>
+// CHECK-NEXT: func.func @maximal(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@[[MAXIMAL_MESH]]_5, []>}, %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@[[MAXIMAL_MESH]]_1, []>}) -> tensor<8xf32> {
+// CHECK-NEXT: %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@[[MAXIMAL_MESH]]_5, []>]>} : tensor<8xf32>
 func.func @maximal(%arg0: tensor<8xf32> {mhlo.sharding = "{maximal device=5}"}, %arg1: tensor<8xf32> {mhlo.sharding = "{maximal device=1}"}) -> tensor<8xf32> {
   %0 = stablehlo.add %arg0, %arg1 {mhlo.sharding = "{maximal device=5}"} : tensor<8xf32>
   return %0 : tensor<8xf32>
@@ -105,10 +105,10 @@ func.func @tuples(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xf32>,
 // Tokens take rank-0 shardings; an op without results takes its sharding's first element.
 // CHECK-LABEL: module {
 // CHECK-NEXT: sdy.mesh @mesh = <[]>
-// CHECK-NEXT: sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
-// CHECK-NEXT: func.func @tokens(%arg0: !stablehlo.token {sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}, %arg1: tensor<8xf32>) -> !stablehlo.token {
+// CHECK-NEXT: sdy.mesh @[[MAXIMAL_MESH]]_0 = <[], device_ids=[0]>
+// CHECK-NEXT: func.func @tokens(%arg0: !stablehlo.token {sdy.sharding = #sdy.sharding<@[[MAXIMAL_MESH]]_0, []>}, %arg1: tensor<8xf32>) -> !stablehlo.token {
 // CHECK-NEXT: %0 = stablehlo.after_all %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>} : !stablehlo.token
-// CHECK-NEXT: stablehlo.custom_call @effect(%arg1) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>]>} : (tensor<8xf32>) -> ()
+// CHECK-NEXT: stablehlo.custom_call @effect(%arg1) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@[[MAXIMAL_MESH]]_0, []>]>} : (tensor<8xf32>) -> ()
 func.func @tokens(%arg0: !stablehlo.token {mhlo.sharding = "{maximal device=0}"}, %arg1: tensor<8xf32>) -> !stablehlo.token {
   %0 = stablehlo.after_all %arg0 {mhlo.sharding = "{replicated}"} : !stablehlo.token
   stablehlo.custom_call @effect(%arg1) {has_side_effect = true, mhlo.sharding = "{{maximal device=0}, {replicated}}"} : (tensor<8xf32>) -> ()

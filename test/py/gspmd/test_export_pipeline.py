@@ -23,6 +23,7 @@ from xla_export_oracle import (
     pysdy_export,
 )
 
+from pysdy import versions
 from pysdy.dialects.context import make_context
 from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, MeshAxis, SubAxisInfo, TensorSharding
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
@@ -36,6 +37,30 @@ FAST = settings(
 SLOW = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 _HEADER = 'module @m attributes {mhlo.num_partitions = 8 : i32} {\n  sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+
+# Reshards to and from maximal shardings; jaxlib 0.12's XLA drops those between a maximal sharding and a replicated
+# one (or none), in either direction, and exports the others (versions.xla_export_drops_maximal_replicated_reshards).
+MAXIMAL_RESHARDS = """
+  sdy.mesh @other = <["a"=8]>
+  sdy.mesh @one = <[], device_ids=[0]>
+  sdy.mesh @two = <[], device_ids=[1]>
+  func.func public @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], replicated={"x"}>},
+                         %arg1: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    %0 = sdy.reshard %arg0 <@one, []> : tensor<8x16xf32>
+    %1 = stablehlo.cosine %0 {sdy.sharding = #sdy.sharding_per_value<[<@one, []>]>} : tensor<8x16xf32>
+    %2 = sdy.reshard %1 <@other, [{}, {}]> : tensor<8x16xf32>
+    %3 = sdy.reshard %2 <@two, []> : tensor<8x16xf32>
+    %4 = sdy.reshard %3 <@one, []> : tensor<8x16xf32>
+    %5 = sdy.reshard %4 <@mesh, [{"x"}, {}]> : tensor<8x16xf32>
+    %6 = sdy.reshard %5 <@two, []> : tensor<8x16xf32>
+    %7 = sdy.reshard %arg1 <@one, []> : tensor<8x16xf32>
+    %8 = sdy.sharding_constraint %7 <@mesh, [{}, {}]> : tensor<8x16xf32>
+    %9 = sdy.reshard %8 <@mesh, [{}, {}], unreduced={"y"}> : tensor<8x16xf32>
+    %10 = sdy.reshard %9 <@one, []> : tensor<8x16xf32>
+    %11 = sdy.reshard %10 <@one, []> : tensor<8x16xf32>
+    %12 = stablehlo.add %6, %11 : tensor<8x16xf32>
+    return %12 : tensor<8x16xf32>
+  }"""
 
 HAND_CASES = {
     "tiled_replicated_and_results": """
@@ -94,6 +119,7 @@ HAND_CASES = {
     %0 = stablehlo.abs %arg0 : tensor<4x16xf32>
     return %0 : tensor<4x16xf32>
   }""",
+    "reshards_between_one_device_and_all": MAXIMAL_RESHARDS,
     "while_without_sharding": """
   func.func public @main(%arg0: tensor<i32>, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x16xf32> {
     %0:2 = stablehlo.while(%i = %arg0, %v = %arg1) : tensor<i32>, tensor<8x16xf32>
@@ -114,6 +140,18 @@ HAND_CASES = {
 @pytest.mark.parametrize("name", list(HAND_CASES))
 def test_hand_written_forms_export_as_xla(name):
     assert_exports_as_xla(_HEADER + HAND_CASES[name] + "\n}")
+
+
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_reshards_between_one_device_and_all_export_as_each_lines_xla(monkeypatch, line):
+    """MAXIMAL_RESHARDS's eleven constraints, as XLA's export of each line keeps them (the hand-written case above
+    compares the installed line with its XLA): jaxlib 0.12 drops %0 and %7 (replicated or unsharded to maximal),
+    %2 (maximal to replicated) and %3 (replicated to maximal), and keeps maximal to maximal, tiled, or unreduced."""
+    monkeypatch.setattr(versions, "installed", lambda: line)
+    exported = pysdy_export(_HEADER + MAXIMAL_RESHARDS + "\n}")
+    kept = exported.count("stablehlo.custom_call @Sharding(")
+    assert kept == (7 if line.xla_export_drops_maximal_replicated_reshards else 11)
+    assert ("stablehlo.cosine %arg0 " in exported) == line.xla_export_drops_maximal_replicated_reshards
 
 
 # --------------------------------------------------------------------------

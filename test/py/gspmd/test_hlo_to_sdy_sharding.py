@@ -36,7 +36,8 @@ from pysdy.dialects.context import make_context
 from pysdy.dialects.hlo_sharding import HloSharding, Kind, SubgroupType
 from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, MeshAxis, TensorSharding
 from pysdy.dialects.tile_assignment import Iota, TileAssignment
-from pysdy.passes.gspmd.hlo_to_sdy_sharding import ImportedShardings, import_shardings
+from pysdy import versions
+from pysdy.passes.gspmd.hlo_to_sdy_sharding import ImportedShardings, import_shardings, maximal_mesh_name
 from pysdy.passes.gspmd.sdy_to_hlo_sharding import to_hlo_sharding
 
 # The quick run reports a failure as drawn; the slow run also shrinks it.
@@ -219,13 +220,24 @@ def test_replicated_unknown_manual_unreduced_and_maximal():
         "#sdy.sharding<@mesh, [{?}, {?}]>",
         "#sdy.sharding<@mesh, [{}, {}]>",
         '#sdy.sharding<@mesh, [{}, {}], unreduced={"_axis_0"}>',
-        "#sdy.sharding<@maximal_mesh_0, []>",
-        "#sdy.sharding<@maximal_mesh_5, []>",
-        "#sdy.sharding<@maximal_mesh_0, []>",
+        f"#sdy.sharding<@{maximal_mesh_name(0)}, []>",
+        f"#sdy.sharding<@{maximal_mesh_name(5)}, []>",
+        f"#sdy.sharding<@{maximal_mesh_name(0)}, []>",
     ]
     assert imported.values[3].manual_axes == ("_axis_0",)
-    assert [name for name, _ in imported.maximal_meshes] == ["maximal_mesh_0", "maximal_mesh_5"]
+    assert [name for name, _ in imported.maximal_meshes] == [maximal_mesh_name(0), maximal_mesh_name(5)]
     assert imported.maximal_meshes[1][1] == Mesh((), (5,))
+
+
+@pytest.mark.parametrize("line", versions.LINES, ids=lambda line: line.name)
+def test_maximal_meshes_are_named_as_each_lines_xla_names_them(monkeypatch, line):
+    """jaxlib 0.10 and 0.11's XLA import `{maximal device=N}` onto `@maximal_mesh_N`, 0.12's onto `@single_device_N`
+    (test_import_equals_xla_import checks the installed line against its XLA)."""
+    monkeypatch.setattr(versions, "installed", lambda: line)
+    expected = {(0, 10): "maximal_mesh_3", (0, 11): "maximal_mesh_3", (0, 12): "single_device_3"}[line.line]
+    imported = import_and_check([HloSharding.from_text("{maximal device=3}")])
+    assert imported.values[0].sharding.mesh == expected
+    assert imported.maximal_meshes == ((expected, Mesh((), (3,))),)
 
 
 def test_manual_and_unreduced_subgroups():
@@ -279,7 +291,7 @@ def test_import_equals_xla_import(texts):
 def test_tuples_import_element_by_element():
     imported = import_and_check([HloSharding.from_text("{{devices=[2]<=[2]}, {maximal device=1}, {replicated}}")])
     assert isinstance(imported.values[0], tuple) and len(imported.values[0]) == 3
-    assert [name for name, _ in imported.maximal_meshes] == ["maximal_mesh_1"]
+    assert [name for name, _ in imported.maximal_meshes] == [maximal_mesh_name(1)]
 
 
 def test_no_tiled_values_give_a_mesh_without_axes():

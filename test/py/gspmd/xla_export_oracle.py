@@ -7,8 +7,8 @@ falls back to GSPMD and exports the module with `keep-hlo-sharding-constraints
 =true` and `add-missing-sharding-to-control-flow=false` (jaxlib's
 `ExportShardyForGSPMD`). The HLO it converts the result to is dumped before
 any optimization. pysdy's export of the same module, with the same options,
-converted to HLO by the same translation, must print the same entry
-computation.
+converted to HLO by the same translation (jaxlib's GSPMD compile), must print
+the same entry computation.
 
 XLA runs in a child process (child_process.py): an abort there fails the test that met it.
 """
@@ -98,18 +98,23 @@ def with_gspmd_trigger(module_text: str) -> str:
         return str(module)
 
 
+def _hlo_before_optimizations(text: str, num_partitions: int, shardy: bool) -> str:
+    """The canonical entry computation of the HLO jaxlib's compile makes of a module, before XLA optimizes it."""
+    with tempfile.TemporaryDirectory() as directory:
+        try:
+            compile_module(text, num_partitions, shardy, dump_to=directory)
+        except xc.XlaRuntimeError:
+            pass  # partitioning may fail after the translation; the dump is already written
+        dumps = glob.glob(os.path.join(directory, "*before_optimizations.txt"))
+        assert len(dumps) == 1, f"XLA did not translate the module: {os.listdir(directory)}"
+        with open(dumps[0]) as dump:
+            return canonical_entry(dump.read())
+
+
 @in_child_process
 def xla_export(module_text: str, num_partitions: int = DEVICES) -> str:
     """XLA's export of an sdy module, as the canonical entry computation of the HLO it becomes."""
-    with tempfile.TemporaryDirectory() as directory:
-        try:
-            compile_module(with_gspmd_trigger(module_text), num_partitions, shardy=True, dump_to=directory)
-        except xc.XlaRuntimeError:
-            pass  # partitioning may fail after the export; the dump is already written
-        dumps = glob.glob(os.path.join(directory, "*before_optimizations.txt"))
-        assert len(dumps) == 1, f"XLA did not export the module: {os.listdir(directory)}"
-        with open(dumps[0]) as dump:
-            return canonical_entry(dump.read())
+    return _hlo_before_optimizations(with_gspmd_trigger(module_text), num_partitions, shardy=True)
 
 
 def pysdy_export(module_text: str, options: str = FALLBACK_OPTIONS, before: str = "") -> str:
@@ -121,14 +126,17 @@ def pysdy_export(module_text: str, options: str = FALLBACK_OPTIONS, before: str 
         return str(module)
 
 
-def hlo_of(stablehlo_text: str) -> str:
-    """The canonical entry computation of a StableHLO module with `mhlo.sharding`s, as XLA translates it."""
-    return canonical_entry(xla_oracle.hlo_text(stablehlo_text))
+@in_child_process
+def hlo_of(stablehlo_text: str, num_partitions: int = DEVICES) -> str:
+    """The canonical entry computation of a StableHLO module with `mhlo.sharding`s, as jaxlib's GSPMD compile
+    translates it (the translation XLA's export above goes through: jaxlib 0.12's leaves a multi-result op's
+    get-tuple-elements unsharded, its `mlir_module_to_xla_computation` does not)."""
+    return _hlo_before_optimizations(stablehlo_text, num_partitions, shardy=False)
 
 
 def assert_exports_as_xla(module_text: str, num_partitions: int = DEVICES) -> str:
     """pysdy's export of `module_text` becomes the same HLO as XLA's own export; returns pysdy's module."""
     exported = pysdy_export(module_text)
     xla_oracle.checks["xla"] += 1
-    assert hlo_of(exported) == xla_export(module_text, num_partitions)
+    assert hlo_of(exported, num_partitions) == xla_export(module_text, num_partitions)
     return exported

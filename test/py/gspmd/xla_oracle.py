@@ -14,8 +14,9 @@ from child_process import in_child_process
 from jax._src.lib import xla_client as xc
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.context import make_context
-from pysdy.dialects.hlo_sharding import HloSharding, Kind
+from pysdy.dialects.hlo_sharding import HloSharding, Kind, OpMetadata, SubgroupType
 
 # How many pysdy results this process checked against XLA (reported by conftest.py).
 checks: collections.Counter = collections.Counter()
@@ -86,6 +87,22 @@ def assert_round_trip(text: str) -> HloSharding:
         return sharding
     assert_matches(HloSharding.from_text(printed), xla_again)
     return sharding
+
+
+REDUCTION_METADATA_TYPE = "sdy::reduction_op"
+
+
+def as_translated(sharding: HloSharding) -> HloSharding:
+    """The sharding as the installed XLA's translation through HLO writes it back: from jaxlib 0.11 an unreduced
+    sharding without a reduction entry in its metadata gains `{op_type="sdy::reduction_op" op_name="SUM"}`."""
+    if sharding.kind is Kind.TUPLE:
+        return HloSharding.tuple_of([as_translated(element) for element in sharding.elements])
+    unreduced = sharding.kind is Kind.UNREDUCED or SubgroupType.UNREDUCED in sharding.subgroup_types
+    if not versions.installed().xla_translation_records_unreduced_reduction or not unreduced:
+        return sharding
+    if any(entry.op_type == REDUCTION_METADATA_TYPE for entry in sharding.metadata):
+        return sharding
+    return sharding.with_metadata(sharding.metadata + (OpMetadata(op_type=REDUCTION_METADATA_TYPE, op_name="SUM"),))
 
 
 def printed_with_metadata(texts: list[str]) -> list[str]:

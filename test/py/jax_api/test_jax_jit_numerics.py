@@ -11,6 +11,7 @@ from corpus_programs import corpus_programs
 from numerics import collective_kinds, concrete_args, run_both
 
 import pysdy.jax
+from pysdy import versions
 from pysdy.runtime.comparison import mismatch
 
 # Bodies that name the 8-device mesh (shard_map, sharding constraints) cannot run unpartitioned on one device;
@@ -31,10 +32,10 @@ MESH_BOUND = {
     "shard_alike_inside_shard_map",
     "jitted_calls_inside_and_outside_shard_map",
 }
-# XLA's CPU FFT needs a dim-0-major layout, which the per-device FFT on sharded batch dims does not have: it fails at
-# run time in plain `jax.jit` (XLA's Shardy route) exactly as through pysdy; only JAX's own GSPMD lowering, which
-# replicates the FFT, runs it.
-XLA_CPU_FFT_FAILS = {"fft_and_inverse"}
+# Up to jaxlib 0.11, XLA's CPU FFT needs a dim-0-major layout, which the per-device FFT on sharded batch dims does
+# not have: it fails at run time in plain `jax.jit` (XLA's Shardy route) exactly as through pysdy; only JAX's own
+# GSPMD lowering, which replicates the FFT, runs it. jaxlib 0.12's runs it.
+XLA_CPU_FFT_FAILS = {"fft_and_inverse"} if versions.installed().xla_cpu_fft_fails_when_partitioned else set()
 # The collective each program's shardings make necessary, and why.
 REQUIRED_COLLECTIVES = {
     "mlp_forward": "all-reduce",  # the second matmul contracts over "y"

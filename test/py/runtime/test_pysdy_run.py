@@ -4,6 +4,10 @@ process (runtime_runs.py), where XLA compiles; the test that patches the check r
 from __future__ import annotations
 
 import json
+import os
+import pathlib
+import subprocess
+import sys
 
 import jax_corpus  # noqa: F401  (gives JAX its 8 CPU devices before the backend starts)
 import numpy as np
@@ -12,6 +16,8 @@ from runtime_runs import run_cli
 
 from pysdy.runtime.comparison import mismatch
 from pysdy.tools.pysdy_run import main
+
+DEMO = pathlib.Path(__file__).parents[3] / "examples" / "transformer_block.mlir"
 
 MATMUL = """
 module @matmul attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
@@ -160,3 +166,30 @@ def test_a_module_in_gspmd_form_is_imported_first(tmp_path):
     assert report["pipeline"].startswith("xla-sdy-stablehlo-import-pipeline,sdy-propagation-pipeline,")
     assert report["inputs"][1]["sdy_sharding"] == '#sdy.sharding<@mesh, [{"_axis_1"}, {}]>'
     assert report["check"]["passed"] is True
+
+
+def _fresh_pysdy_run(arguments: list[str]) -> subprocess.CompletedProcess:
+    """`pysdy-run <arguments>` as its own process, with the environment it sets up itself."""
+    environment = {name: value for name, value in os.environ.items() if name not in ("TF_CPP_MIN_LOG_LEVEL", "JAX_NUM_CPU_DEVICES")}
+    pysdy_run = pathlib.Path(sys.executable).parent / "pysdy-run"
+    return subprocess.run([str(pysdy_run), *arguments], capture_output=True, text=True, env=environment, timeout=300)
+
+
+def test_the_demo_checks_and_reports_without_a_line_on_stderr():
+    """`make demo` as a fresh process runs it: XLA's C++ logs (its device list, GSPMD's deprecation warning) are
+    quiet unless TF_CPP_MIN_LOG_LEVEL asks for them."""
+    finished = _fresh_pysdy_run([str(DEMO), "--devices", "8", "--check", "--report"])
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stderr == ""
+    assert "check against one device, shardings removed: passed" in finished.stdout
+
+
+@pytest.mark.parametrize("route", ["gspmd", "sdy"])
+def test_lapack_calls_run_in_a_fresh_process(tmp_path, route):
+    """A module calling jaxlib's LAPACK targets (JAX's cholesky) runs where nothing lowered it: the process crashed
+    with a segmentation fault before pysdy-run set LAPACK up itself."""
+    path = tmp_path / "cholesky.mlir"
+    path.write_text(jax_corpus.corpus()["cholesky_batched"])
+    finished = _fresh_pysdy_run([str(path), "--devices", "8", "--route", route, "--check"])
+    assert finished.returncode == 0, finished.stderr
+    assert "check against one device, shardings removed: passed" in finished.stdout
