@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from jax_corpus import corpus, program_names
-from propagation_oracle import cpp_outcome_unless_it_crashes, first_difference, outcome, run_cpp, run_pysdy
+from propagation_oracle import cpp_outcome, cpp_outcome_unless_it_crashes, first_difference, pysdy_outcome
 from random_modules import modules
 from test_debug_info import OPTIONS, with_edge_sources_in_order
 
@@ -93,7 +93,7 @@ def _pipelines(option: str) -> list[str]:
 
 
 def _assert_matches_cpp_unless_it_crashes(text: str, pipeline: str) -> None:
-    actual = outcome(run_pysdy, text, pipeline)
+    actual = pysdy_outcome(text, pipeline)
     expected = cpp_outcome_unless_it_crashes(text, pipeline)
     if expected is not None:
         expected = with_edge_sources_in_order(expected)
@@ -107,8 +107,8 @@ def test_hand_written(case, option):
     if case in OWN_SHARDING_PROPAGATED and option != "edges":
         pipelines = pipelines[:1]  # jaxlib's origins are garbage (": 0") where it propagates
     for pipeline in pipelines:
-        expected = with_edge_sources_in_order(outcome(run_cpp, CASES[case], pipeline))
-        actual = outcome(run_pysdy, CASES[case], pipeline)
+        expected = with_edge_sources_in_order(cpp_outcome(CASES[case], pipeline))
+        actual = pysdy_outcome(CASES[case], pipeline)
         assert actual == expected, f"{pipeline}\n{first_difference(expected, actual)}"
 
 
@@ -116,8 +116,8 @@ def test_hand_written(case, option):
 def test_edges_without_data_flow_edges(case):
     """Edges only: with origins, jaxlib crashes on a manual computation without data-flow edges."""
     pipeline = f"sdy-apply-sharding-constraints{{{OPTIONS['edges']}}}"
-    expected = with_edge_sources_in_order(outcome(run_cpp, CASES[case], pipeline))
-    actual = outcome(run_pysdy, CASES[case], pipeline)
+    expected = with_edge_sources_in_order(cpp_outcome(CASES[case], pipeline))
+    actual = pysdy_outcome(CASES[case], pipeline)
     assert actual == expected, first_difference(expected, actual)
 
 
@@ -125,7 +125,7 @@ def test_origins_refused_on_manual_computation_without_data_flow_edges():
     text = CASES["manual_computation_in_shardings"]
     pipeline = f"sdy-apply-sharding-constraints{{{OPTIONS['origins']}}}"
     assert cpp_outcome_unless_it_crashes(text, pipeline) is None
-    assert outcome(run_pysdy, text, pipeline).splitlines()[1].endswith(
+    assert pysdy_outcome(text, pipeline).splitlines()[1].endswith(
         ": debug-sharding-origins needs an sdy.data_flow_edge on every body argument and result of a manual "
         "computation (sdy-add-data-flow-edges puts them there)"
     )
