@@ -4,6 +4,8 @@ against jaxlib's C++ passes, where a failure on a later function shows what alre
 import pytest
 from jaxlib.mlir import ir, passmanager
 
+from child_process import in_child_process
+from pysdy import versions
 from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 
@@ -22,7 +24,8 @@ func.func @first(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x
 }
 """
 
-# sdy-reshard-to-collectives fails on this function (no collectives reach a maximal sharding).
+# sdy-reshard-to-collectives fails on this function (no collectives reach a maximal sharding) on the lines where it
+# does not keep reshards to maximal meshes.
 FAILING_SECOND = """
 func.func @second(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {}]>}) -> tensor<16x8xf32> {
   %0 = sdy.reshard %arg0 <@maximal_0, []> : tensor<16x8xf32>
@@ -58,15 +61,23 @@ def _outcome(run, text: str) -> tuple[str | None, str]:
         return error, str(module)
 
 
+@in_child_process
+def _cpp_outcome(pipeline: str, text: str) -> tuple[str | None, str]:
+    return _outcome(lambda m: passmanager.PassManager.parse(f"builtin.module({pipeline})").run(m.operation), text)
+
+
 @pytest.mark.parametrize("second", [FAILING_SECOND, SECOND], ids=["failing_second", "second"])
 @pytest.mark.parametrize("pipeline", PIPELINES)
 def test_adjacent_function_pipelines_run_function_by_function_as_cpp(pipeline, second):
     text = MESHES + FIRST + second
-    expected = _outcome(lambda m: passmanager.PassManager.parse(f"builtin.module({pipeline})").run(m.operation), text)
+    expected = _cpp_outcome(pipeline, text)
     actual = _outcome(lambda m: run_pipeline(m, parse_pipeline(pipeline)), text)
     assert actual == expected
 
 
+@pytest.mark.skipif(
+    versions.installed().reshards_keep_maximal_meshes, reason="this line's reshard-to-collectives keeps the reshard"
+)
 def test_a_later_pass_has_run_on_the_first_function_when_the_second_fails():
     """Shows the case checks the order: the rules of the second pass are on @first."""
     error, module = _outcome(lambda m: run_pipeline(m, parse_pipeline(PIPELINES[0])), MESHES + FIRST + FAILING_SECOND)
