@@ -13,6 +13,9 @@ OLD_VENV    := .venv-jax010
 OLD_JAX     := jax==0.10.2 jaxlib==0.10.2
 OLD_TSTAMP  := $(OLD_VENV)/.pysdy-test-installed
 PIP_QUIET   := --quiet --disable-pip-version-check
+# setuptools warns on every editable install whose package maps to the project root (pysdy = ".") that a folder
+# named like the package in the working directory could shadow it; pysdy has no such folder.
+export PYTHONWARNINGS := ignore:Editable installation
 
 .PHONY: demo test test-lit test-py test-jax010 test-slow bench clean
 
