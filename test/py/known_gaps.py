@@ -31,8 +31,8 @@ MAXIMAL_FUNC_SHARDINGS = (
     " result; pysdy does not refuse it yet"
 )
 ORIGINS_WITHOUT_EDGES = (
-    "from jax 0.11, Shardy records origins on a manual computation without data-flow edges (0.10 crashes there); "
-    "pysdy refuses them"
+    "jax 0.12 records origins on a manual computation without data-flow edges (0.10 and 0.11 crash there); pysdy "
+    "refuses them"
 )
 DUMP_NAMES_0_12 = (
     "jax 0.12's export pipeline names its second dump after_minimal_partitioner_with_global_shapes; pysdy writes "
@@ -58,14 +58,6 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
         'test/py/gspmd/test_maximal_shardings.py::test_partitioned_run_equals_one_device[gspmd]': MAXIMAL_FUNC_SHARDINGS,
         'test/py/import_/test_explicit_gather_scatter_batching.py::test_option_matches_hand_built_cpp_pipeline_on_cases[13-propagation]': FUNC_RESULTS,
         'test/py/import_/test_explicit_gather_scatter_batching.py::test_option_matches_hand_built_cpp_pipeline_on_cases[13-propagation-dedup]': FUNC_RESULTS,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-basic-propagate-origins]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-basic-propagate-both]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-aggressive-propagate-origins]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-aggressive-propagate-both]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-op-priority-propagate-origins]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-op-priority-propagate-both]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-user-priority-propagate-origins]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-user-priority-propagate-both]': ORIGINS_WITHOUT_EDGES,
         'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline]': MAXIMAL_FUNC_SHARDINGS,
         'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline,sdy-export-pipeline]': MAXIMAL_FUNC_SHARDINGS,
         'test/py/test_unregistered_dialect.py::test_pass_treats_unknown_ops_as_cpp_does[text26-sdy-propagate-to-func-results]': FUNC_RESULTS,

@@ -362,7 +362,7 @@ func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"
 def test_origins_refused_on_manual_computation_without_edges(pass_, option):
     pipeline = f"{pass_}{{{OPTIONS[option]}}}"
     assert cpp_outcome_unless_it_crashes(MANUAL_COMPUTATION_WITHOUT_EDGES, pipeline) is None
-    error = outcome(run_pysdy, MANUAL_COMPUTATION_WITHOUT_EDGES, pipeline).splitlines()[1]
+    error = pysdy_outcome(MANUAL_COMPUTATION_WITHOUT_EDGES, pipeline).splitlines()[1]
     assert error.endswith(": debug-sharding-origins needs an sdy.data_flow_edge on every body argument and result of a manual computation (sdy-add-data-flow-edges puts them there)")
 
 
