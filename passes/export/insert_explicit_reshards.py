@@ -28,6 +28,7 @@ from pysdy.passes.export.common_axes import AxesPerFactor, find_common_axes
 from pysdy.passes.export.reshape_overflow import UnshardableReshapeError, reshape_common_axes
 from pysdy.passes.export.single_device_reshards import (
     first_non_maximal_mesh,
+    refuse_single_device_func_shardings,
     reshard_single_device_op,
     single_device_sharding,
 )
@@ -481,6 +482,8 @@ class InsertExplicitReshardsPass(Pass):
             return
         module = op.parent
         meshes = MeshTable(module)
+        if versions.installed().explicit_reshards_refuse_maximal_func_shardings:
+            refuse_single_device_func_shardings(op, meshes)
         funcs = functions_by_name(module)
         ops = nested_ops(op)[:-1]
         has_unreduced = holds_unreduced_axes(op, ops, funcs)

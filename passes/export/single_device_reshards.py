@@ -1,7 +1,8 @@
 """Reshards around a single-device op (all its results on a maximal mesh, e.g. a host callback), as
 `sdy-insert-explicit-reshards` makes them from jax 0.11: each tensor operand is gathered (replicated on the
 module's first non-maximal mesh when sharded) and moved to the op's device, each tensor result is replicated
-back on that mesh for all its users."""
+back on that mesh for all its users. From jax 0.11 the pass also refuses a function argument or result on a maximal
+mesh."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from typing import Optional
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.sdy import TensorSharding
+from pysdy.passes.common.func_attrs import arg_shardings, result_shardings
 from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.common.values import rank
 from pysdy.passes.export.reshard_ir import MeshTable, create_reshard
+from pysdy.passes.registry import PassFailure
 
 
 def single_device_sharding(op: ir.Operation, meshes: MeshTable) -> Optional[TensorSharding]:
@@ -21,6 +25,17 @@ def single_device_sharding(op: ir.Operation, meshes: MeshTable) -> Optional[Tens
     if not shardings or any(s is None or not meshes.of(s).is_maximal for s in shardings):
         return None
     return shardings[0]
+
+
+def refuse_single_device_func_shardings(func: ir.Operation, meshes: MeshTable) -> None:
+    """Fails the pass on the function's first argument, else first result, with a maximal sharding, as Shardy's
+    pass does from jax 0.11 (the sharding must stay on the ops inside)."""
+    kind = "single-device" if versions.installed().verifier_says_single_device_sharding else "single-device (maximal)"
+    for what, shardings in (("argument", arg_shardings(func)), ("result", result_shardings(func))):
+        for index, sharding in enumerate(shardings):
+            if sharding is not None and meshes.of(sharding).is_maximal:
+                func.location.emit_error(f"'func.func' op function {what} {index} cannot have a {kind} sharding attribute")
+                raise PassFailure()
 
 
 def first_non_maximal_mesh(meshes: MeshTable) -> Optional[str]:
