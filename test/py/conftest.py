@@ -13,8 +13,9 @@ from pysdy import versions  # noqa: E402
 
 
 def pytest_collection_modifyitems(items):
-    gaps = KNOWN_GAPS.get(versions.installed().name, {})
+    line = versions.installed().name
+    gaps = KNOWN_GAPS.get(line, {})
     for item in items:
         reason = gaps.get(item.nodeid)
         if reason is not None:
-            item.add_marker(pytest.mark.xfail(reason=f"known gap on jax {versions.installed().name}: {reason}", strict=True))
+            item.add_marker(pytest.mark.xfail(reason=f"known gap on jax {line}: {reason}", strict=True))
