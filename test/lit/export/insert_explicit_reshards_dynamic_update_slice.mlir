@@ -1,5 +1,5 @@
 // RUN: pysdy-opt %s -split-input-file -sdy-insert-explicit-reshards=enable-full-version=true | filecheck %s
-// REQUIRES: jaxlib-0.10
+// REQUIRES: !dynamic_update_slice_permutes_sliced_dims
 
 // The full version on dynamic_update_slice, whose update factors need replication unless every start index is a constant
 // (jaxlib 0.10; from 0.11 on both sides of a sliced dimension are permutation factors).

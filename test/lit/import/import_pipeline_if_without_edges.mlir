@@ -1,5 +1,5 @@
 // RUN: pysdy-opt %s -split-input-file -sdy-import-pipeline 2>/dev/null | filecheck %s
-// UNSUPPORTED: jaxlib-0.12
+// REQUIRES: !if_is_data_flow_op
 
 // CHECK: sdy.mesh @mesh = <["a"=2, "b"=2]> {stablehlo.mesh = {axes = [{name = "a", size = 2 : i64}, {name = "b", size = 2 : i64}]}}
 // CHECK-LABEL: func.func @main(%arg0: tensor<8x2xf32>, %arg1: tensor<i32>, %arg2: !stablehlo.token) -> tensor<8x2xf32> {

@@ -1,16 +1,16 @@
-// RUN: pysdy-opt %s -split-input-file -sdy-import-pipeline='dedup-functions-fully=true' 2>/dev/null | filecheck %s
-// UNSUPPORTED: jaxlib-0.12
+// RUN: pysdy-opt %s -split-input-file -sdy-add-data-flow-edges 2>/dev/null | filecheck %s
+// REQUIRES: !if_is_data_flow_op
 
-// CHECK: sdy.mesh @mesh = <["a"=2, "b"=2]> {stablehlo.mesh = {axes = [{name = "a", size = 2 : i64}, {name = "b", size = 2 : i64}]}}
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=2]>
 // CHECK-LABEL: func.func @main(%arg0: tensor<8x2xf32>, %arg1: tensor<i32>, %arg2: !stablehlo.token) -> tensor<8x2xf32> {
 // CHECK-NEXT: %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1) : tensor<8x2xf32>, tensor<i32> attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>, <@mesh, []>]>}
 // CHECK-NEXT: cond {
-// CHECK-NEXT: %14 = sdy.constant dense<3> : tensor<i32>
-// CHECK-NEXT: %15 = stablehlo.compare LT, %iterArg_0, %14 : (tensor<i32>, tensor<i32>) -> tensor<i1>
-// CHECK-NEXT: stablehlo.return %15 : tensor<i1>
+// CHECK-NEXT: %c = stablehlo.constant dense<3> : tensor<i32>
+// CHECK-NEXT: %13 = stablehlo.compare LT, %iterArg_0, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK-NEXT: stablehlo.return %13 : tensor<i1>
 // CHECK-NEXT: } do {
-// CHECK-NEXT: %14 = stablehlo.add %iterArg, %iterArg : tensor<8x2xf32>
-// CHECK-NEXT: stablehlo.return %14, %iterArg_0 : tensor<8x2xf32>, tensor<i32>
+// CHECK-NEXT: %13 = stablehlo.add %iterArg, %iterArg : tensor<8x2xf32>
+// CHECK-NEXT: stablehlo.return %13, %iterArg_0 : tensor<8x2xf32>, tensor<i32>
 // CHECK-NEXT: }
 // CHECK-NEXT: %1 = sdy.data_flow_edge %0#0 sharding=<@mesh, [{"a"}, {}]> : tensor<8x2xf32>
 // CHECK-NEXT: %2 = sdy.data_flow_edge %0#1 sharding=<@mesh, []> : tensor<i32>
@@ -29,17 +29,16 @@
 // CHECK-NEXT: stablehlo.return %arg0 : tensor<8x2xf32>
 // CHECK-NEXT: }) : (tensor<i1>) -> tensor<8x2xf32>
 // CHECK-NEXT: %9 = sdy.named_computation<"foo">(%8) (%arg3: tensor<8x2xf32>) {
-// CHECK-NEXT: %14 = sdy.data_flow_edge %arg3 : tensor<8x2xf32>
-// CHECK-NEXT: sdy.return %14 : tensor<8x2xf32>
+// CHECK-NEXT: %13 = sdy.data_flow_edge %arg3 : tensor<8x2xf32>
+// CHECK-NEXT: sdy.return %13 : tensor<8x2xf32>
 // CHECK-NEXT: } : (tensor<8x2xf32>) -> tensor<8x2xf32>
 // CHECK-NEXT: %10 = sdy.data_flow_edge %9 : tensor<8x2xf32>
-// CHECK-NEXT: %11 = sdy.sharding_constraint %10 <@mesh, [{"a"}, {}]> : tensor<8x2xf32>
-// CHECK-NEXT: %12 = sdy.manual_computation(%11) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg3: tensor<4x2xf32>) {
-// CHECK-NEXT: %14 = sdy.data_flow_edge %arg3 sharding=<@mesh, [{}, {}]> : tensor<4x2xf32>
-// CHECK-NEXT: sdy.return %14 : tensor<4x2xf32>
+// CHECK-NEXT: %11 = sdy.manual_computation(%10) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg3: tensor<4x2xf32>) {
+// CHECK-NEXT: %13 = sdy.data_flow_edge %arg3 sharding=<@mesh, [{}, {}]> : tensor<4x2xf32>
+// CHECK-NEXT: sdy.return %13 : tensor<4x2xf32>
 // CHECK-NEXT: } : (tensor<8x2xf32>) -> tensor<8x2xf32>
-// CHECK-NEXT: %13 = sdy.data_flow_edge %12 sharding=<@mesh, [{"a"}, {}]> : tensor<8x2xf32>
-// CHECK-NEXT: return %13 : tensor<8x2xf32>
+// CHECK-NEXT: %12 = sdy.data_flow_edge %11 sharding=<@mesh, [{"a"}, {}]> : tensor<8x2xf32>
+// CHECK-NEXT: return %12 : tensor<8x2xf32>
 // CHECK-NEXT: }
 sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func @main(%arg0: tensor<8x2xf32>, %arg1: tensor<i32>, %t: !stablehlo.token) -> (tensor<8x2xf32>) {
@@ -71,25 +70,4 @@ func.func @main(%arg0: tensor<8x2xf32>, %arg1: tensor<i32>, %t: !stablehlo.token
     sdy.return %b : tensor<4x2xf32>
   } : (tensor<8x2xf32>) -> tensor<8x2xf32>
   return %6 : tensor<8x2xf32>
-}
-
-// -----
-
-// CHECK: sdy.mesh @mesh_0 = <["x"=2]> {stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}]}}
-// CHECK-NEXT: sdy.mesh @mesh_1 = <["x"=2], device_ids=[1, 0]> {stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}], device_ids = dense<[1, 0]> : tensor<2xi64>}}
-// CHECK-LABEL: func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_0, [{"x"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_1, [{}, {}]>}) {
-// CHECK-NEXT: %0:2 = stablehlo.optimization_barrier {sdy.sharding = #sdy.sharding_per_value<[<@mesh_0, [{"x"}, {}]>, <@mesh_0, [{}, {}]>]>} %arg0, %arg0 : tensor<8x8xf32>, tensor<8x8xf32>
-// CHECK-NEXT: %1 = sdy.data_flow_edge %0#0 sharding=<@mesh_0, [{"x"}, {}]> : tensor<8x8xf32>
-// CHECK-NEXT: %2 = sdy.data_flow_edge %0#1 sharding=<@mesh_0, [{}, {}]> : tensor<8x8xf32>
-// CHECK-NEXT: return %1 : tensor<8x8xf32>
-// CHECK-NEXT: }
-// CHECK-LABEL: func.func @mesh(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
-// CHECK-NEXT: return %arg0 : tensor<8x8xf32>
-// CHECK-NEXT: }
-func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=2]>, [{"x"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=2], device_ids=[1,0]>, [{}, {}]>}) {
-  %0:2 = "stablehlo.optimization_barrier"(%arg0, %arg0) {sdy.sharding = #sdy.sharding_per_value<[<mesh<["x"=2]>, [{"x"}, {}]>, <mesh<["x"=2]>, [{}, {}]>]>} : (tensor<8x8xf32>, tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>)
-  return %0#0 : tensor<8x8xf32>
-}
-func.func @mesh(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  return %arg0 : tensor<8x8xf32>
 }

@@ -1,5 +1,5 @@
 // RUN: pysdy-opt %s -sdy-populate-op-sharding-rules 2>&1 | filecheck %s
-// REQUIRES: jaxlib-0.12
+// REQUIRES: reshape_permutes_diverging_dims, reshape_size_one_dims_need_replication
 
 // CHECK-LABEL: func @swap_coprime_dims
 // CHECK: %0 = stablehlo.reshape %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, k]) {i=2, j=3, k=2} need_replication={j, k} permutation={i}>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
