@@ -5,6 +5,7 @@ import re
 import pytest
 
 from jax_corpus import corpus, program_names
+from line_side import when
 from oracle import cpp_output, cpp_pass_pipeline
 from propagation_oracle import first_difference, pysdy_output
 from pysdy.passes.pipeline import NestedPipeline
@@ -97,3 +98,28 @@ def test_pipeline_matches_cpp_on_calls_in_manual_contexts(pipeline):
     expected = cpp_output(CALLS_IN_MANUAL_CONTEXTS, pipeline)
     actual = pysdy_output(CALLS_IN_MANUAL_CONTEXTS, pipeline)
     assert actual == expected, first_difference(expected, actual)
+
+
+_CALL_IMPORT_STEPS = ("sdy-add-func-data-flow-edges", "sdy-apply-sharding-constraints", "sdy-import-func-calls")
+
+
+def _call_import_order(pass_names: list[str]) -> list[str]:
+    return [name for name in pass_names if name in _CALL_IMPORT_STEPS]
+
+
+def _both_orders() -> tuple[list[str], list[str]]:
+    expanded = cpp_pass_pipeline("sdy-propagation-pipeline")
+    cpp = _call_import_order(_pass_names(expanded[len("builtin.module(") : -1]))
+    return cpp, _call_import_order(_pass_names(_text(PropagationPipelinePass().steps())))
+
+
+@when("import_calls_after_func_edges")
+def test_calls_are_imported_after_function_edges_and_constraints():
+    expected = ["sdy-add-func-data-flow-edges", "sdy-apply-sharding-constraints", "sdy-import-func-calls"]
+    assert _both_orders() == (expected, expected)
+
+
+@when("import_calls_after_func_edges", False)
+def test_calls_are_imported_right_after_flattening():
+    expected = ["sdy-import-func-calls", "sdy-apply-sharding-constraints"]
+    assert _both_orders() == (expected, expected)
