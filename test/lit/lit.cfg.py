@@ -21,8 +21,7 @@ from pysdy import versions  # noqa: E402  (the venv running lit has pysdy)
 config.available_features.update(versions.installed().lit_features())
 config.available_features.add(f"jaxlib-{versions.installed().name}")
 
-# What the installed jaxlib's XLA names a `{maximal device=N}` mesh on import (`maximal_mesh` or `single_device`,
-# pysdy.versions): RUN lines pass it to filecheck as -DMAXIMAL_MESH=%xla_maximal_mesh.
-from pysdy.passes.gspmd.hlo_to_sdy_sharding import maximal_mesh_prefix  # noqa: E402
-
-config.substitutions.append(("%xla_maximal_mesh", maximal_mesh_prefix()))
+# What the installed line's XLA names a `{maximal device=N}` mesh on import, as the versions table says (not as pysdy
+# computes it): RUN lines pass it to filecheck as -DMAXIMAL_MESH=%xla_maximal_mesh.
+_single_device_names = versions.installed().xla_import_single_device_mesh_names
+config.substitutions.append(("%xla_maximal_mesh", "single_device" if _single_device_names else "maximal_mesh"))
