@@ -9,7 +9,7 @@ import pytest
 
 from import_.import_oracle import run_cpp, run_py
 from jax_corpus import corpus, program_names
-from pysdy.versions import installed
+from line_side import when
 
 PASS = "sdy-drop-sharding-and-mesh"
 INPUT = os.path.join(os.path.dirname(__file__), "drop_sharding_and_mesh_input.mlir")
@@ -31,14 +31,14 @@ def test_hand_written_module_matches_cpp():
     assert run_py(text, PASS) == expected
 
 
-@pytest.mark.skipif(installed().drop_sharding_keeps_referenced_meshes, reason="jaxlib 0.11 on keeps named meshes")
+@when("drop_sharding_keeps_referenced_meshes", False)
 def test_mesh_still_named_is_erased_as_in_jaxlib_0_10():
     expected = run_cpp(STILL_NAMED, PASS)
     assert expected.startswith("error")
     assert run_py(STILL_NAMED, PASS) == expected
 
 
-@pytest.mark.skipif(not installed().drop_sharding_keeps_referenced_meshes, reason="jaxlib 0.10 erases every mesh")
+@when("drop_sharding_keeps_referenced_meshes")
 def test_mesh_still_named_is_kept_as_from_jaxlib_0_11():
     text = STILL_NAMED.replace("func.func", 'sdy.mesh @unnamed = <["b"=2]>\nfunc.func', 1)
     expected = run_cpp(text, PASS)
@@ -46,7 +46,7 @@ def test_mesh_still_named_is_kept_as_from_jaxlib_0_11():
     assert run_py(text, PASS) == expected
 
 
-@pytest.mark.skipif(not installed().drop_sharding_keep_metadata_option, reason="an option from jaxlib 0.12")
+@when("drop_sharding_keep_metadata_option")
 def test_keep_module_sharding_metadata_is_refused_loudly():
     assert run_py(STILL_NAMED, PASS + "{keep-module-sharding-metadata=true}").startswith("error")
 

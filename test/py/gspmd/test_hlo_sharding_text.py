@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 import xla_oracle
+from line_side import when
 
-from pysdy import versions
 from pysdy.dialects.hlo_sharding import HloSharding, Kind, OpMetadata, ShardGroup, SubgroupType, c_escape, c_unescape
 from pysdy.dialects.tile_assignment import Iota, TileAssignment
 
@@ -234,11 +234,8 @@ ERRORS = [
     ("{maximal device=-1}", "column 17: device id must be at least 0, got -1", "accepts"),
     ("{maximal device=1 device=2}", "column 19: 'device' appears twice", "accepts"),
     ("{replicated device=2}", "column 2: 'device=' belongs to 'maximal', not 'replicated'", "rejects"),
-    (
-        "{devices=[2,2]0,1,2}",
-        "column 15: tile shape [2,2] needs 4 devices, got 3",
-        "rejects" if versions.installed().xla_parser_checks_device_count else "accepts",
-    ),
+    # XLA's parser accepts or rejects this one by jax line: see SHORT_DEVICE_LIST below.
+    ("{devices=[2,2]0,1,2}", "column 15: tile shape [2,2] needs 4 devices, got 3", "by line"),
     ("{devices=[2,2]0,1,1,3}", "column 15: device 1 appears more than once", "accepts"),
     ("{devices=[2,2]0,-1,2,3}", "column 17: device id must be at least 0, got -1", "accepts"),
     # XLA wraps these around to negative device ids (found by the CLI fuzzer: pysdy crashed importing them).
@@ -273,3 +270,35 @@ def test_malformed_text_is_a_clear_error(text, message, xla):
             xla_oracle.parse(text)
     elif xla == "accepts":
         xla_oracle.parse(text)
+
+
+SHORT_DEVICE_LIST = "{devices=[2,2]0,1,2}"
+
+
+@when("xla_parser_checks_device_count")
+def test_xla_rejects_a_device_list_shorter_than_the_tiles():
+    with pytest.raises(Exception, match="error"):
+        xla_oracle.parse(SHORT_DEVICE_LIST)
+
+
+@when("xla_parser_checks_device_count", False)
+def test_xla_accepts_a_device_list_shorter_than_the_tiles():
+    xla_oracle.parse(SHORT_DEVICE_LIST)
+
+
+UNREDUCED_SHARDINGS = ["{devices=[2,2]<=[4] last_tile_dims={unreduced}}", "{unreduced}", "{replicated}"]
+
+
+@when("xla_translation_records_unreduced_reduction")
+def test_xla_translation_records_the_reduction_of_unreduced_shardings():
+    record = 'metadata={op_type="sdy::reduction_op" op_name="SUM"}'
+    assert xla_oracle.printed_with_metadata(UNREDUCED_SHARDINGS) == [
+        f"{{devices=[2,2]<=[4] last_tile_dims={{unreduced}} {record}}}",
+        f"{{unreduced {record}}}",
+        "{replicated}",
+    ]
+
+
+@when("xla_translation_records_unreduced_reduction", False)
+def test_xla_translation_keeps_unreduced_shardings_as_they_are():
+    assert xla_oracle.printed_with_metadata(UNREDUCED_SHARDINGS) == UNREDUCED_SHARDINGS
