@@ -14,12 +14,11 @@ config.environment["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.e
 config.excludes = ["lit.cfg.py"]
 
 # What the installed jax line's Shardy does, as lit features: versions.py's fields (each true one by name, another
-# value as <field>=<value>) for a case only one side of a difference prints, and `jaxlib-0.12` etc. for files checking
-# one line's Shardy as a whole. A file says `REQUIRES:` / `UNSUPPORTED:` with them.
+# value as <field>=<value>). A file checking one side of a difference says `REQUIRES:` / `UNSUPPORTED:` with them
+# (test_versions.py checks that every side has one).
 from pysdy import versions  # noqa: E402  (the venv running lit has pysdy)
 
 config.available_features.update(versions.installed().lit_features())
-config.available_features.add(f"jaxlib-{versions.installed().name}")
 
 # What the installed line's XLA names a `{maximal device=N}` mesh on import, as the versions table says (not as pysdy
 # computes it): RUN lines pass it to filecheck as -DMAXIMAL_MESH=%xla_maximal_mesh.
