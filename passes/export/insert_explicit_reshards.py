@@ -413,7 +413,9 @@ def _closed_if_missing(
     return tuple(s if s is not None else TensorSharding.fully_closed(mesh_name, r) for s, r in zip(shardings, ranks))
 
 
-def process_op_with_rule(op: ir.Operation, rule: OpShardingRule, meshes: MeshTable, full_version: bool) -> None:
+def process_op_with_rule(
+    op: ir.Operation, rule: OpShardingRule, meshes: MeshTable, full_version: bool, mark_partial_results: bool
+) -> None:
     operands, results = list(op.operands), list(op.results)
     in_shardings = [get_sharding(v) for v in operands]
     out_shardings = [get_sharding(v) for v in results]
@@ -439,7 +441,7 @@ def process_op_with_rule(op: ir.Operation, rule: OpShardingRule, meshes: MeshTab
         return
     axes = reduction_axes_needing_all_reduce(reduction_axes, op, meshes, op_mesh.name)
     if axes:
-        all_reduce_results(op, axes, op_mesh.name)
+        all_reduce_results(op, axes, op_mesh.name, op_mesh.mesh, mark_partial_results)
 
 
 # The ops that can get reshards when no tensor is unreduced and the full version is off:
@@ -473,11 +475,6 @@ class InsertExplicitReshardsPass(Pass):
     )
 
     def run(self, op: ir.Operation) -> None:
-        if self.mark_partial_result_with_unreduced_axes:
-            op.location.emit_error(
-                "sdy-insert-explicit-reshards: pysdy does not implement mark-partial-result-with-unreduced-axes=true"
-            )
-            raise PassFailure()
         if not op.regions[0].blocks:  # a declaration: no body to reshard
             return
         module = op.parent
@@ -516,5 +513,5 @@ class InsertExplicitReshardsPass(Pass):
             rule = get_or_create_rule(nested)
             if rule is None or rule.is_custom:
                 continue
-            process_op_with_rule(nested, rule, meshes, full_version)
+            process_op_with_rule(nested, rule, meshes, full_version, self.mark_partial_result_with_unreduced_axes)
         reshard_func_return(op, meshes, self.enable_full_version)

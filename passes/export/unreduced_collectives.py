@@ -11,7 +11,7 @@ from pysdy import versions
 from pysdy.passes.common.reduction_bodies import body_reduction
 
 from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding
-from pysdy.passes.common.value_shardings import get_sharding
+from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding
 from pysdy.passes.export.reshard_ir import (
     MeshTable,
     axis_list_attr,
@@ -86,20 +86,29 @@ def all_reduce_unreduced_operands(op: ir.Operation, meshes: MeshTable) -> None:
                 all_reduce_if_unreduced_to_replicated(op, index, sharding, result_sharding, meshes)
 
 
-def all_reduce_results(op: ir.Operation, axes: Sequence[AxisRef], mesh_name: str) -> None:
-    """Follows each result of `op` with an `sdy.all_reduce` over `axes`, keeping the result's sharding; from jax
-    0.11 a reduce's all-reduces take the reduction its body computes (`max`, `min`)."""
+def all_reduce_results(
+    op: ir.Operation, axes: Sequence[AxisRef], mesh_name: str, mesh: Mesh, mark_unreduced: bool
+) -> None:
+    """Follows each result of `op` with an `sdy.all_reduce` over `axes` to the result's sharding; from jax 0.11 a
+    reduce's all-reduces take the reduction its body computes (`max`, `min`). With `mark_unreduced`, the result's
+    own sharding then holds `axes` unreduced too (with that reduction), as the partial result it is, unless the
+    reduction is a mixed body's (an argmax's, all-reduced as a sum)."""
     reduction = _reduce_body_reduction(op)
     with ir.InsertionPoint.after(op):
-        for result in op.results:
+        for index, result in enumerate(op.results):
             sharding = get_sharding(result) or TensorSharding.fully_closed(mesh_name, result.type.rank)
-            reduced = create_all_reduce(result, axes, sharding, reduction)
+            reduced = create_all_reduce(result, axes, sharding, reduction or "sum")
             result.replace_all_uses_except(reduced, reduced.owner.operation)
+            if mark_unreduced and reduction is not None:
+                unreduced = sort_and_merge_axes([*sharding.unreduced, *axes], mesh)
+                partial = dataclasses.replace(sharding, unreduced=tuple(unreduced), reduction=reduction)
+                set_result_sharding(op, index, partial)
 
 
-def _reduce_body_reduction(op: ir.Operation) -> str:
-    """The reduction a reduce's partial results are all-reduced with; an error where jax 0.12's Shardy leaves a
-    reduce of several inputs with a mixed body (an argmax) unreduced, a wrong result pysdy does not copy."""
+def _reduce_body_reduction(op: ir.Operation) -> Optional[str]:
+    """The reduction a reduce's partial results are all-reduced with (`sum` for any other op); None for a reduce
+    of several inputs with a mixed body (an argmax), which from jax 0.12 Shardy leaves unreduced, a wrong result
+    pysdy refuses."""
     line = versions.installed()
     if op.name != "stablehlo.reduce" or not line.all_reduce_follows_reduce_body:
         return "sum"
@@ -110,7 +119,7 @@ def _reduce_body_reduction(op: ir.Operation) -> str:
             "dimensions: jaxlib 0.12's Shardy leaves its partial results unreduced (a wrong result), pysdy refuses"
         )
         raise PassFailure()
-    return reduction or "sum"
+    return reduction
 
 
 def reduction_axes_needing_all_reduce(
