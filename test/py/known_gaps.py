@@ -7,8 +7,9 @@ differs; the README and the closing notes count them.
 from __future__ import annotations
 
 RANDOM_EXPORT_WITH_COLLECTIVES = (
-    "a random module through jax 0.11's export pipeline with explicit collectives differs from pysdy's; not "
-    "investigated yet"
+    "from jax 0.11, the export pipeline with explicit collectives runs sdy-optimize-collectives, whose rewrite of a "
+    "collective permute followed by all-to-alls pysdy does not implement (it refuses with an error); some random "
+    "modules meet it"
 )
 ARGMAX_0_12 = (
     "jax 0.12's insert-explicit-reshards leaves an argmax-like reduce's partial results without an all-reduce "
