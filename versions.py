@@ -43,8 +43,8 @@ class JaxLine:
     reshards_around_single_device_ops: bool
     # `sdy-reshard-to-collectives` reshards a dimension whose input and output shardings both shard it but pad it to
     # different sizes only once it is empty: it all-gathers all of its axes (or all-to-alls them all out, and makes
-    # no collective-permute), then slices or all-to-alls the output's axes in; before, it kept a common prefix and
-    # gathered, sliced or permuted the rest in place.
+    # no collective-permute meanwhile), then slices or all-to-alls the output's axes in, and plans up to three rounds
+    # of collectives (not two); before, it kept a common prefix and gathered, sliced or permuted the rest in place.
     reshards_empty_unevenly_padded_dims: bool
     # With `keep-redundant-reshards`, a reshard changing only unreduced axes is not redundant (it is converted).
     redundant_reshards_compare_unreduced: bool

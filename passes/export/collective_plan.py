@@ -15,7 +15,8 @@ With `empty_uneven_dims`, a dimension that both shardings shard but pad to
 different sizes is resharded only once it is empty: it keeps its common
 prefix, its axes leave all together (one all-gather, or an all-to-all of
 all of them), its out axes are neither sliced nor moved in before, and no
-collective-permute runs while such a dimension is left.
+collective-permute runs while such a dimension is left; the planner then
+runs up to three rounds instead of two.
 """
 
 from __future__ import annotations
@@ -204,6 +205,7 @@ class _Planner:
                 out_axes.pop(0)
         self.in_set = {ref for axes in self.in_axes for ref in axes}
         self.update_out_positions()
+        self.rounds = 3 if empty_uneven_dims else 2
 
     def update_out_positions(self) -> None:
         self.out_positions = _axis_positions(
@@ -231,8 +233,9 @@ class _Planner:
         return ref.size(self.mesh)
 
     def plan(self) -> list[Collective]:
-        # Power-of-two meshes are done after one round; others need at most two.
-        for _ in range(2):
+        # Power-of-two meshes are done after one round; others need at most two, or three where a dimension is
+        # emptied first (Shardy stops there, done or not).
+        for _ in range(self.rounds):
             if self.is_done():
                 break
             self.try_all_slice()

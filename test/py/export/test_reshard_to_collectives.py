@@ -218,7 +218,12 @@ def test_reshard_of_maximal_mesh_kept_as_cpp(case):
 # Reshards of a dimension that both shardings shard but pad to different sizes (6 split 2 ways is 6, 4 ways is 8):
 # name -> (mesh, shape, input sharding, output sharding, the collectives of jaxlib 0.12 (which empties the
 # dimension first), those of 0.10 and 0.11 (which reshard it in place)).
-UNEVEN_MESHES = {"m3": '["x"=2, "y"=2, "z"=2]', "m24": '["x"=2, "y"=4]', "m23": '["x"=2, "z"=3]'}
+UNEVEN_MESHES = {
+    "m3": '["x"=2, "y"=2, "z"=2]',
+    "m24": '["x"=2, "y"=4]',
+    "m23": '["x"=2, "z"=3]',
+    "m4324": '["x"=4, "y"=3, "z"=2, "w"=4]',
+}
 UNEVEN_RESHARDS = {
     "shorter_on_common_prefix": (
         "m3", "6", '[{"y", "x"}]', '[{"y"}]', ["all_gather", "all_slice"], ["all_gather"]
@@ -240,6 +245,12 @@ UNEVEN_RESHARDS = {
     "replaced_axis_bound_elsewhere": (
         "m23", "16x16", '[{"z"}, {}]', '[{"x"}, {"z"}]',
         ["all_to_all", "all_slice"], ["all_slice", "collective_permute", "all_to_all"],
+    ),
+    # Emptying takes a round: the last collective-permute is in a third one.
+    "third_round": (
+        "m4324", "12x2", '[{"y", "w"}, {"z", "x"}]', '[{"w"}, {"y", "z"}]',
+        ["all_gather", "all_slice", "collective_permute", "all_to_all", "collective_permute"],
+        ["collective_permute", "all_to_all", "collective_permute", "all_gather"],
     ),
     "same_padded_size": (
         "m3", "6x8x8", '[{"y", "x"}, {}, {}]', '[{"y", "x", "z"}, {}, {}]', ["all_slice"], ["all_slice"]
