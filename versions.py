@@ -41,6 +41,11 @@ class JaxLine:
     # `sdy-insert-explicit-reshards` moves the tensor operands of an op on a maximal mesh (a host callback) to its
     # device, through replicated on the module's first non-maximal mesh, and replicates its results there.
     reshards_around_single_device_ops: bool
+    # `sdy-reshard-to-collectives` reshards a dimension whose input and output shardings both shard it but pad it to
+    # different sizes only once it is empty: it all-gathers all of its axes (or all-to-alls them all out, and makes
+    # no collective-permute meanwhile), then slices or all-to-alls the output's axes in, and plans up to three rounds
+    # of collectives (not two); before, it kept a common prefix and gathered, sliced or permuted the rest in place.
+    reshards_empty_unevenly_padded_dims: bool
     # With `keep-redundant-reshards`, a reshard changing only unreduced axes is not redundant (it is converted).
     redundant_reshards_compare_unreduced: bool
     # How `sdy-insert-func-call-reshards` treats unreduced axes of a call's or its callee's result sharding:
@@ -139,6 +144,7 @@ _JAX_0_10 = JaxLine(
     mixed_reduce_left_unreduced=False,
     reshards_keep_maximal_meshes=False,
     reshards_around_single_device_ops=False,
+    reshards_empty_unevenly_padded_dims=False,
     redundant_reshards_compare_unreduced=False,
     func_call_reshards_unreduced="ignored",
     lift_meshes_single_device_names_option=False,
@@ -189,6 +195,7 @@ _JAX_0_12 = dataclasses.replace(
     line=(0, 12),
     tested="0.12.0.1",
     mixed_reduce_left_unreduced=True,
+    reshards_empty_unevenly_padded_dims=True,
     func_call_reshards_unreduced="left",
     lift_meshes_single_device_names_option=True,
     import_calls_after_func_edges=True,

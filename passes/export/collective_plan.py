@@ -10,6 +10,13 @@ their common prefix is dropped (the reshard is done when both are empty),
 and `current_axes` the whole current sharding. Sub-axes of the input and
 output are first split where they partly overlap, so two axes that overlap
 are equal and can be looked up by value.
+
+With `empty_uneven_dims`, a dimension that both shardings shard but pad to
+different sizes is resharded only once it is empty: it keeps its common
+prefix, its axes leave all together (one all-gather, or an all-to-all of
+all of them), its out axes are neither sliced nor moved in before, and no
+collective-permute runs while such a dimension is left; the planner then
+runs up to three rounds instead of two.
 """
 
 from __future__ import annotations
@@ -172,6 +179,7 @@ class _Planner:
         out_mesh_name: str,
         mesh: Mesh,
         shape: Sequence[int],
+        empty_uneven_dims: bool,
     ):
         self.mesh = mesh
         self.shape = tuple(shape)
@@ -188,12 +196,26 @@ class _Planner:
         ordered_out = _sorted_axes([ref for axes in self.out_axes for ref in axes])
         _align_axes_per_dim(self.in_axes, ordered_out, mesh)
         _align_axes_per_dim(self.out_axes, ordered_in, mesh)
-        for in_axes, out_axes in zip(self.in_axes, self.out_axes):
-            while in_axes and out_axes and in_axes[0] == out_axes[0]:
+        # Dimensions resharded only once emptied: they keep their common prefix, and their out axes are hidden
+        # (neither sliced nor a target) until then.
+        self.uneven_dims = _unevenly_padded_dims(in_sharding, out_sharding, mesh, shape) if empty_uneven_dims else set()
+        for dim, (in_axes, out_axes) in enumerate(zip(self.in_axes, self.out_axes)):
+            while dim not in self.uneven_dims and in_axes and out_axes and in_axes[0] == out_axes[0]:
                 in_axes.pop(0)
                 out_axes.pop(0)
         self.in_set = {ref for axes in self.in_axes for ref in axes}
-        self.out_positions = _axis_positions(self.out_axes)
+        self.update_out_positions()
+        self.rounds = 3 if empty_uneven_dims else 2
+
+    def update_out_positions(self) -> None:
+        self.out_positions = _axis_positions(
+            [[] if dim in self.uneven_dims else axes for dim, axes in enumerate(self.out_axes)]
+        )
+
+    def mark_emptied(self, dim: int) -> None:
+        """`dim`, uneven, now has no axes: its out axes are sliced or moved in like any other's from now on."""
+        self.uneven_dims.discard(dim)
+        self.update_out_positions()
 
     @property
     def rank(self) -> int:
@@ -211,8 +233,9 @@ class _Planner:
         return ref.size(self.mesh)
 
     def plan(self) -> list[Collective]:
-        # Power-of-two meshes are done after one round; others need at most two.
-        for _ in range(2):
+        # Power-of-two meshes are done after one round; others need at most two, or three where a dimension is
+        # emptied first (Shardy stops there, done or not).
+        for _ in range(self.rounds):
             if self.is_done():
                 break
             self.try_all_slice()
@@ -321,7 +344,7 @@ class _Planner:
         has_slicing = False
         for dim, (in_axes, out_axes) in enumerate(zip(self.in_axes, self.out_axes)):
             in_size, out_size = _sharded_size(in_axes, self.mesh), _sharded_size(out_axes, self.mesh)
-            self.capacity[dim] = out_size // math.gcd(in_size, out_size)
+            self.capacity[dim] = 1 if dim in self.uneven_dims else out_size // math.gcd(in_size, out_size)
 
         # 1. Out axes sliced at the source dimension of a later all-to-all.
         for src_dim in range(self.rank):
@@ -338,6 +361,8 @@ class _Planner:
         # 2. Free out axes sliced at their own dimension while its capacity allows.
         available_out: list[AxisRef] = []
         for dim in range(self.rank):
+            if dim in self.uneven_dims:
+                continue
             in_axes, out_axes, current = self.in_axes[dim], self.out_axes[dim], self.current_axes[dim]
             index = 0
             while index < len(out_axes):
@@ -373,7 +398,7 @@ class _Planner:
             axis_refs.add_axis_or_merge(self.current_axes[dim], ref, self.mesh)
 
         self.distribute_within_capacity(lambda dim: available_out, add_to_front=False, consume=slice_there)
-        self.out_positions = _axis_positions(self.out_axes)
+        self.update_out_positions()
         return slicing if has_slicing else None
 
     def try_all_slice(self) -> None:
@@ -385,6 +410,8 @@ class _Planner:
 
     def should_collective_permute(self) -> bool:
         """Whether some axes are better replaced or reordered in place than moved by all-to-alls or gathered."""
+        if self.uneven_dims:
+            return False
         available_in: Optional[AxisRef] = None
         available_out: Optional[AxisRef] = None
         for dim, (in_axes, out_axes) in enumerate(zip(self.in_axes, self.out_axes)):
@@ -461,7 +488,7 @@ class _Planner:
         self.distribute_within_capacity(lambda dim: available_in_per_dim[dim], add_to_front=True)
         available_in = [ref for axes in available_in_per_dim for ref in axes]
         self.distribute_within_capacity(lambda dim: available_in, add_to_front=True)
-        self.out_positions = _axis_positions(self.out_axes)
+        self.update_out_positions()
         for in_axes, current in zip(self.in_axes, self.current_axes):
             for ref in in_axes:
                 axis_refs.add_axis_or_merge(current, ref, self.mesh)
@@ -488,7 +515,7 @@ class _Planner:
                 break
             tgt_dim = position[0]
             start -= 1
-        if tgt_dim is None:
+        if tgt_dim is None or (src_dim in self.uneven_dims and start > 0):
             return None
         tgt_out = self.out_axes[tgt_dim]
         moved = src_in[start:]
@@ -508,6 +535,8 @@ class _Planner:
             else:
                 tgt_in.append(ref)
                 self.in_set.add(ref)
+        if src_dim in self.uneven_dims:
+            self.mark_emptied(src_dim)
         return tgt_dim, axes
 
     def try_all_to_alls(self, allow_out_of_order_target: bool) -> None:
@@ -519,10 +548,11 @@ class _Planner:
     # ---- all-gather -------------------------------------------------------
 
     def gathering_axes(self, dim: int) -> list[AxisRef]:
-        """The suffix of `dim`'s in-axes that no output dimension keeps, removed from the state."""
+        """The suffix of `dim`'s in-axes that no output dimension keeps (all of them in an uneven dimension), removed
+        from the state."""
         in_axes = self.in_axes[dim]
         start = len(in_axes)
-        while start > 0 and in_axes[start - 1] not in self.out_positions:
+        while start > 0 and (dim in self.uneven_dims or in_axes[start - 1] not in self.out_positions):
             self.in_set.discard(in_axes[start - 1])
             start -= 1
         gathered = in_axes[start:]
@@ -535,6 +565,8 @@ class _Planner:
 
     def try_all_gather(self) -> None:
         gathering = [self.gathering_axes(dim) for dim in range(self.rank)]
+        for dim in list(self.uneven_dims):
+            self.mark_emptied(dim)
         if any(gathering):
             self.collectives.append(AllGather(tuple(map(tuple, gathering)), self.current_sharding()))
 
@@ -545,6 +577,7 @@ def plan_collectives(
     out_mesh_name: str,
     mesh: Mesh,
     shape: Sequence[int],
+    empty_uneven_dims: bool = False,
 ) -> list[Collective]:
     """The collectives, in order, that reshard a tensor of `shape` from `in_sharding` to `out_sharding`.
 
@@ -553,7 +586,26 @@ def plan_collectives(
     collective carries the output's unreduced axes. The last collective's
     sharding is the output sharding, but for axes of size 1 it may lack or
     misplace. Raises `IncompleteReshardError` when the planner stops short of
-    the output otherwise.
+    the output otherwise. `empty_uneven_dims`: empty a dimension the two
+    shardings pad to different sizes before resharding it (see the module
+    docstring).
     """
-    planner = _Planner(in_sharding, out_sharding, out_mesh_name, mesh, shape)
+    planner = _Planner(in_sharding, out_sharding, out_mesh_name, mesh, shape, empty_uneven_dims)
     return planner.plan()
+
+
+def _unevenly_padded_dims(
+    in_sharding: TensorSharding, out_sharding: TensorSharding, mesh: Mesh, shape: Sequence[int]
+) -> set[int]:
+    """The dimensions sharded on both sides that the input and output shardings pad to different sizes."""
+    dims = set()
+    for dim, (in_dim, out_dim, size) in enumerate(zip(in_sharding.dims, out_sharding.dims, shape)):
+        in_shards = _sharded_size(in_dim.axes, mesh)
+        out_shards = _sharded_size(out_dim.axes, mesh)
+        if in_shards > 1 and out_shards > 1 and _padded_size(size, in_shards) != _padded_size(size, out_shards):
+            dims.add(dim)
+    return dims
+
+
+def _padded_size(size: int, shards: int) -> int:
+    return -(-size // shards) * shards

@@ -95,6 +95,7 @@ def _collectives_for(reshard: ir.Operation, input_value: ir.Value, meshes: MeshT
             out_mesh_name,
             in_mesh,
             shape,
+            versions.installed().reshards_empty_unevenly_padded_dims,
         )
     except IncompleteReshardError as error:
         reshard.location.emit_error(f"sdy-reshard-to-collectives: {error}")

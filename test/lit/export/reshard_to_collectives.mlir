@@ -51,6 +51,17 @@
 // CHECK-NEXT: %2 = sdy.all_to_all [{"y"}: 1->0] %1 out_sharding=<@mesh, [{"y"}, {}]> : tensor<16x8xf32>
 // CHECK-NEXT: return %2 : tensor<16x8xf32>
 // CHECK-NEXT: }
+// A dimension that both shardings pad to the same size (6 split 4 or 8 ways is 8), or that ends replicated, is
+// resharded like any other on every line.
+// CHECK-LABEL: func.func @same_padded_size_sliced(%arg0: tensor<6x8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y", "x"}, {}, {}]>}) -> tensor<6x8x8xf32> {
+// CHECK-NEXT: %0 = sdy.all_slice [{"z"}, {}, {}] %arg0 out_sharding=<@mesh, [{"y", "x", "z"}, {}, {}]> : tensor<6x8x8xf32>
+// CHECK-NEXT: return %0 : tensor<6x8x8xf32>
+// CHECK-NEXT: }
+// CHECK-LABEL: func.func @emptied_by_all_to_alls(%arg0: tensor<6x8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y", "x"}, {}, {}]>}) -> tensor<6x8x8xf32> {
+// CHECK-NEXT: %0 = sdy.all_to_all [{"x"}: 0->2] %arg0 out_sharding=<@mesh, [{"y"}, {}, {"x"}]> : tensor<6x8x8xf32>
+// CHECK-NEXT: %1 = sdy.all_to_all [{"y"}: 0->1] %0 out_sharding=<@mesh, [{}, {"y"}, {"x"}]> : tensor<6x8x8xf32>
+// CHECK-NEXT: return %1 : tensor<6x8x8xf32>
+// CHECK-NEXT: }
 
 // KEEP-LABEL: func.func @chain(%arg0: tensor<16x8xf32>) -> tensor<16x8xf32> {
 // KEEP-NEXT: %0 = sdy.all_slice [{"y"}, {}] %arg0 out_sharding=<@mesh, [{"y"}, {}]> : tensor<16x8xf32>
@@ -106,4 +117,14 @@ func.func @chain(%arg0: tensor<16x8xf32>) -> tensor<16x8xf32> {
   %2 = stablehlo.add %1, %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : tensor<16x8xf32>
   %3 = sdy.reshard %2 <@mesh, [{"y"}, {}]> : tensor<16x8xf32>
   return %3 : tensor<16x8xf32>
+}
+
+func.func @same_padded_size_sliced(%arg0: tensor<6x8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y", "x"}, {}, {}]>}) -> tensor<6x8x8xf32> {
+  %0 = sdy.reshard %arg0 <@mesh, [{"y", "x", "z"}, {}, {}]> : tensor<6x8x8xf32>
+  return %0 : tensor<6x8x8xf32>
+}
+
+func.func @emptied_by_all_to_alls(%arg0: tensor<6x8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y", "x"}, {}, {}]>}) -> tensor<6x8x8xf32> {
+  %0 = sdy.reshard %arg0 <@mesh, [{}, {"y"}, {"x"}]> : tensor<6x8x8xf32>
+  return %0 : tensor<6x8x8xf32>
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 
 import pytest
 from export_inputs import assert_same_output, corpus_before, print_after_pysdy
@@ -12,7 +13,8 @@ from jaxlib.mlir import ir
 from oracle import cpp_output
 
 from pysdy.dialects.context import make_context
-from pysdy.dialects.sdy import TensorSharding
+from pysdy.dialects.sdy import Mesh, TensorSharding
+from pysdy.passes.export.collective_plan import AllGather, AllSlice, AllToAll, CollectivePermute, plan_collectives
 from pysdy.versions import installed
 
 TO_COLLECTIVES = "func.func(sdy-reshard-to-collectives)"
@@ -211,6 +213,108 @@ def test_reshard_of_maximal_mesh_kept_as_cpp(case):
     expected = cpp_output(MAXIMAL_RESHARDS[case], TO_COLLECTIVES)
     assert "sdy.reshard %" in expected
     assert print_after_pysdy(MAXIMAL_RESHARDS[case], TO_COLLECTIVES) == expected
+
+
+# Reshards of a dimension that both shardings shard but pad to different sizes (6 split 2 ways is 6, 4 ways is 8):
+# name -> (mesh, shape, input sharding, output sharding, the collectives of jaxlib 0.12 (which empties the
+# dimension first), those of 0.10 and 0.11 (which reshard it in place)).
+UNEVEN_MESHES = {
+    "m3": '["x"=2, "y"=2, "z"=2]',
+    "m24": '["x"=2, "y"=4]',
+    "m23": '["x"=2, "z"=3]',
+    "m4324": '["x"=4, "y"=3, "z"=2, "w"=4]',
+}
+UNEVEN_RESHARDS = {
+    "shorter_on_common_prefix": (
+        "m3", "6", '[{"y", "x"}]', '[{"y"}]', ["all_gather", "all_slice"], ["all_gather"]
+    ),
+    "longer_on_common_prefix": (
+        "m3", "6x6", '[{"y"}, {}]', '[{"y", "x"}, {}]', ["all_gather", "all_slice"], ["all_slice"]
+    ),
+    "axis_bound_for_uneven_dim": (
+        "m3", "6x8", '[{"y"}, {"x"}]', '[{"y", "x"}, {}]', ["all_gather", "all_slice"], ["all_to_all"]
+    ),
+    "beside_even_dims": (
+        "m3", "6x8x8", '[{"y", "x"}, {"z"}, {}]', '[{"y"}, {"x"}, {"z"}]',
+        ["all_to_all", "all_gather", "all_slice"], ["collective_permute", "all_to_all"],
+    ),
+    "all_axes_bound_elsewhere": (
+        "m24", "8x8x2", '[{"y"}, {}, {"x"}]', '[{}, {"x"}, {"y"}]',
+        ["all_to_all", "all_to_all"], ["collective_permute", "all_to_all", "all_to_all"],
+    ),
+    "replaced_axis_bound_elsewhere": (
+        "m23", "16x16", '[{"z"}, {}]', '[{"x"}, {"z"}]',
+        ["all_to_all", "all_slice"], ["all_slice", "collective_permute", "all_to_all"],
+    ),
+    # Emptying takes a round: the last collective-permute is in a third one.
+    "third_round": (
+        "m4324", "12x2", '[{"y", "w"}, {"z", "x"}]', '[{"w"}, {"y", "z"}]',
+        ["all_gather", "all_slice", "collective_permute", "all_to_all", "collective_permute"],
+        ["collective_permute", "all_to_all", "collective_permute", "all_gather"],
+    ),
+    "same_padded_size": (
+        "m3", "6x8x8", '[{"y", "x"}, {}, {}]', '[{"y", "x", "z"}, {}, {}]', ["all_slice"], ["all_slice"]
+    ),
+}
+
+
+_COLLECTIVE_NAMES = {
+    AllGather: "all_gather",
+    AllSlice: "all_slice",
+    AllToAll: "all_to_all",
+    CollectivePermute: "collective_permute",
+}
+
+
+def _uneven_reshard(case: str) -> str:
+    mesh, shape, in_axes, out_axes = UNEVEN_RESHARDS[case][:4]
+    tensor = f"tensor<{shape}xf32>"
+    return f"""sdy.mesh @{mesh} = <{UNEVEN_MESHES[mesh]}>
+func.func @{case}(%arg0: {tensor} {{sdy.sharding = #sdy.sharding<@{mesh}, {in_axes}>}}) -> {tensor} {{
+  %0 = sdy.reshard %arg0 <@{mesh}, {out_axes}> : {tensor}
+  return %0 : {tensor}
+}}
+"""
+
+
+def _collective_names(printed: str) -> list[str]:
+    return re.findall(r"sdy\.(all_gather|all_slice|all_to_all|collective_permute)", printed)
+
+
+@pytest.mark.skipif(
+    not installed().reshards_empty_unevenly_padded_dims, reason="jaxlib 0.10 and 0.11 reshard such a dimension in place"
+)
+@pytest.mark.parametrize("case", list(UNEVEN_RESHARDS))
+def test_uneven_dim_emptied_first_as_cpp(case):
+    expected = cpp_output(_uneven_reshard(case), TO_COLLECTIVES)
+    assert _collective_names(expected) == UNEVEN_RESHARDS[case][4]
+    assert print_after_pysdy(_uneven_reshard(case), TO_COLLECTIVES) == expected
+
+
+@pytest.mark.skipif(
+    installed().reshards_empty_unevenly_padded_dims, reason="jaxlib 0.12 empties such a dimension first"
+)
+@pytest.mark.parametrize("case", list(UNEVEN_RESHARDS))
+def test_uneven_dim_resharded_in_place_as_cpp(case):
+    expected = cpp_output(_uneven_reshard(case), TO_COLLECTIVES)
+    assert _collective_names(expected) == UNEVEN_RESHARDS[case][5]
+    assert print_after_pysdy(_uneven_reshard(case), TO_COLLECTIVES) == expected
+
+
+@pytest.mark.parametrize("empty_uneven_dims", [True, False])
+@pytest.mark.parametrize("case", list(UNEVEN_RESHARDS))
+def test_planner_plans_uneven_dims_as_either_line(case, empty_uneven_dims):
+    """Both plans on every line, against the collectives each line's C++ makes (the table above)."""
+    mesh, shape, in_axes, out_axes, emptied, in_place = UNEVEN_RESHARDS[case]
+    with make_context():
+        mesh_value = Mesh.from_attr(ir.Attribute.parse(f"#sdy.mesh<{UNEVEN_MESHES[mesh]}>"))
+        in_sharding = TensorSharding.from_attr(ir.Attribute.parse(f"#sdy.sharding<@{mesh}, {in_axes}>"))
+        out_sharding = TensorSharding.from_attr(ir.Attribute.parse(f"#sdy.sharding<@{mesh}, {out_axes}>"))
+    shape_dims = [int(size) for size in shape.split("x")]
+    collectives = plan_collectives(in_sharding, out_sharding, mesh, mesh_value, shape_dims, empty_uneven_dims)
+    names = [_COLLECTIVE_NAMES[type(collective)] for collective in collectives]
+    assert names == (emptied if empty_uneven_dims else in_place)
+    assert [dim.axes for dim in collectives[-1].out_sharding.dims] == [dim.axes for dim in out_sharding.dims]
 
 
 CMV1 = """
