@@ -47,6 +47,12 @@ class JaxLine:
     # "ignored" (not compared), "compared" (differing ones need a reshard, even between replicated shardings) or
     # "left" (a result with unreduced axes on either side keeps the call's sharding, without a reshard).
     func_call_reshards_unreduced: str
+    # `sdy-propagate-to-func-results` also gives each result of the main function that has no sharding the sharding
+    # of the value returned there (the main function's own result shardings stay); before, it skipped main.
+    func_results_fill_main: bool
+    # `sdy-propagate-to-func-results` takes no maximal (single-device) sharding from a returned value: a non-main
+    # function's result loses its sharding there, a main function's result keeps its own.
+    func_results_skip_maximal: bool
     # --- Shardy's import pipeline ---
     # `sdy-lift-inlined-meshes` has the `use-single-device-mesh-names` option.
     lift_meshes_single_device_names_option: bool
@@ -141,6 +147,8 @@ _JAX_0_10 = JaxLine(
     reshards_around_single_device_ops=False,
     redundant_reshards_compare_unreduced=False,
     func_call_reshards_unreduced="ignored",
+    func_results_fill_main=False,
+    func_results_skip_maximal=False,
     lift_meshes_single_device_names_option=False,
     import_calls_after_func_edges=False,
     apply_sharding_constraints_needs_main=False,
@@ -178,6 +186,8 @@ _JAX_0_11 = dataclasses.replace(
     reshards_around_single_device_ops=True,
     redundant_reshards_compare_unreduced=True,
     func_call_reshards_unreduced="compared",
+    func_results_fill_main=True,
+    func_results_skip_maximal=True,
     drop_sharding_keeps_referenced_meshes=True,
     dynamic_update_slice_permutes_sliced_dims=True,
     xla_translation_records_unreduced_reduction=True,
