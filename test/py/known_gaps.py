@@ -35,16 +35,11 @@ DUMP_NAMES_0_12 = (
     "jax 0.12's export pipeline names its second dump after_minimal_partitioner_with_global_shapes; pysdy writes "
     "after_partitioner_passes"
 )
-CALL_UNREDUCED = (
-    "from jax 0.11, sdy-verify-unreduced-axes also reports a func.call whose argument's unreduced axes differ "
-    "from the callee's; pysdy does not"
-)
 
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
     "0.11": {
         'test/py/export/test_explicit_reshards_random.py::test_pass_matches_cpp[export-input-export-with-collectives]': RANDOM_EXPORT_WITH_COLLECTIVES,
-        'test/py/export/test_verify_unreduced_axes.py::test_pass_matches_cpp[30]': CALL_UNREDUCED,
         'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline]': MAXIMAL_FUNC_SHARDINGS,
         'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline,sdy-export-pipeline]': MAXIMAL_FUNC_SHARDINGS,
     },
@@ -176,7 +171,6 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
         'test/py/export/test_reshard_to_collectives.py::test_random_reshard_kept_or_converted_as_cpp[98]': PLANNER_0_12,
         'test/py/export/test_reshard_to_collectives.py::test_reshard_matches_cpp_on_jax_corpus[slicing_padding_concat-func.func(sdy-reshard-to-collectives)]': PLANNER_0_12,
         'test/py/export/test_reshard_to_collectives.py::test_reshard_matches_cpp_on_jax_corpus[slicing_padding_concat-func.func(sdy-reshard-to-collectives{keep-redundant-reshards=true})]': PLANNER_0_12,
-        'test/py/export/test_verify_unreduced_axes.py::test_pass_matches_cpp[30]': CALL_UNREDUCED,
         'test/py/propagation/test_apply_constraints_debug_info.py::test_origins_refused_on_manual_computation_without_data_flow_edges': ORIGINS_WITHOUT_EDGES,
         'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-basic-propagate-origins]': ORIGINS_WITHOUT_EDGES,
         'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-basic-propagate-both]': ORIGINS_WITHOUT_EDGES,
