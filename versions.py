@@ -47,6 +47,10 @@ class JaxLine:
     # "ignored" (not compared), "compared" (differing ones need a reshard, even between replicated shardings) or
     # "left" (a result with unreduced axes on either side keeps the call's sharding, without a reshard).
     func_call_reshards_unreduced: str
+    # `sdy-export-pipeline` names its dump after the partitioner's passes `after_partitioner_passes`, with or without
+    # explicit collectives (before: `after_minimal_partitioner_with_global_shapes`, or with explicit collectives
+    # `after_partitioner_with_global_shapes`).
+    export_dump_names_partitioner_passes: bool
     # `sdy-propagate-to-func-results` also gives each result of the main function that has no sharding the sharding
     # of the value returned there (the main function's own result shardings stay); before, it skipped main.
     func_results_fill_main: bool
@@ -147,6 +151,7 @@ _JAX_0_10 = JaxLine(
     reshards_around_single_device_ops=False,
     redundant_reshards_compare_unreduced=False,
     func_call_reshards_unreduced="ignored",
+    export_dump_names_partitioner_passes=False,
     func_results_fill_main=False,
     func_results_skip_maximal=False,
     lift_meshes_single_device_names_option=False,
@@ -200,6 +205,7 @@ _JAX_0_12 = dataclasses.replace(
     tested="0.12.0.1",
     mixed_reduce_left_unreduced=True,
     func_call_reshards_unreduced="left",
+    export_dump_names_partitioner_passes=True,
     lift_meshes_single_device_names_option=True,
     import_calls_after_func_edges=True,
     apply_sharding_constraints_needs_main=True,

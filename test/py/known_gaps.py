@@ -31,10 +31,6 @@ ORIGINS_WITHOUT_EDGES = (
     "jax 0.12 records origins on a manual computation without data-flow edges (0.10 and 0.11 crash there); pysdy "
     "refuses them"
 )
-DUMP_NAMES_0_12 = (
-    "jax 0.12's export pipeline names its second dump after_minimal_partitioner_with_global_shapes; pysdy writes "
-    "after_partitioner_passes"
-)
 
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
@@ -58,8 +54,6 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[export-pipeline-keep-rules-debug-data_flow_edges]': EMPTY_EDGES_0_12,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[export-pipeline-keep-rules-debug-manual_computation]': EMPTY_EDGES_0_12,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[export-pipeline-keep-rules-debug-manual_computation_edge_priority]': EMPTY_EDGES_0_12,
-        'test/py/export/test_export_passes.py::test_export_pipeline_dumps_match_cpp[transformer_block_grad-]': DUMP_NAMES_0_12,
-        'test/py/export/test_export_passes.py::test_export_pipeline_dumps_match_cpp[scan_over_layers_grad-]': DUMP_NAMES_0_12,
         'test/py/export/test_reshard_to_collectives.py::test_random_reshard_matches_cpp[7]': PLANNER_0_12,
         'test/py/export/test_reshard_to_collectives.py::test_random_reshard_matches_cpp[9]': PLANNER_0_12,
         'test/py/export/test_reshard_to_collectives.py::test_random_reshard_matches_cpp[11]': PLANNER_0_12,
