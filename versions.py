@@ -92,6 +92,10 @@ class JaxLine:
     # input dimension for is kept, as a permutation factor of its full size on the output (or kernel) alone;
     # before, it was left out.
     convolution_keeps_spatial_factors_beyond_input: bool
+    # With `debug-sharding-origins`, a manual computation without any data-flow edge gets its origin name but gives
+    # no origins, to its operands or anything its results reach; before, jaxlib crashed there (as 0.12 does on one
+    # with only some of its edges), and pysdy refuses it.
+    origins_skip_manual_computations_without_edges: bool
     # `sdy-sink-data-flow-edges` with debug info gives every data-flow edge of an op an entry (empty when the edge
     # recorded nothing); before, edges without info added none.
     sink_debug_info_of_every_edge: bool
@@ -166,6 +170,7 @@ _JAX_0_10 = JaxLine(
     top_k_custom_call_has_rule=False,
     if_is_data_flow_op=False,
     convolution_keeps_spatial_factors_beyond_input=False,
+    origins_skip_manual_computations_without_edges=False,
     sink_debug_info_of_every_edge=False,
     verifier_says_single_device_sharding=False,
     verifier_accepts_edge_sources_beyond_operands=False,
@@ -216,6 +221,7 @@ _JAX_0_12 = dataclasses.replace(
     top_k_custom_call_has_rule=True,
     if_is_data_flow_op=True,
     convolution_keeps_spatial_factors_beyond_input=True,
+    origins_skip_manual_computations_without_edges=True,
     sink_debug_info_of_every_edge=True,
     verifier_says_single_device_sharding=True,
     verifier_accepts_edge_sources_beyond_operands=True,

@@ -27,10 +27,6 @@ MAXIMAL_FUNC_SHARDINGS = (
     "result, as pysdy does; random host-callback modules put such shardings on @main, and this test compares "
     "printed modules only"
 )
-ORIGINS_WITHOUT_EDGES = (
-    "jax 0.12 records origins on a manual computation without data-flow edges (0.10 and 0.11 crash there); pysdy "
-    "refuses them"
-)
 
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
@@ -165,15 +161,6 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
         'test/py/export/test_reshard_to_collectives.py::test_random_reshard_kept_or_converted_as_cpp[98]': PLANNER_0_12,
         'test/py/export/test_reshard_to_collectives.py::test_reshard_matches_cpp_on_jax_corpus[slicing_padding_concat-func.func(sdy-reshard-to-collectives)]': PLANNER_0_12,
         'test/py/export/test_reshard_to_collectives.py::test_reshard_matches_cpp_on_jax_corpus[slicing_padding_concat-func.func(sdy-reshard-to-collectives{keep-redundant-reshards=true})]': PLANNER_0_12,
-        'test/py/propagation/test_apply_constraints_debug_info.py::test_origins_refused_on_manual_computation_without_data_flow_edges': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-basic-propagate-origins]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-basic-propagate-both]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-aggressive-propagate-origins]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-aggressive-propagate-both]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-op-priority-propagate-origins]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-op-priority-propagate-both]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-user-priority-propagate-origins]': ORIGINS_WITHOUT_EDGES,
-        'test/py/propagation/test_debug_info.py::test_origins_refused_on_manual_computation_without_edges[sdy-user-priority-propagate-both]': ORIGINS_WITHOUT_EDGES,
         'test/py/propagation/test_debug_info.py::test_export_sinks_recorded_info[mlp_grad_with_remat-export_pipeline]': EMPTY_EDGES_0_12,
         'test/py/propagation/test_debug_info.py::test_export_sinks_recorded_info[scan_over_layers-export_pipeline]': EMPTY_EDGES_0_12,
         'test/py/propagation/test_debug_info.py::test_export_sinks_recorded_info[scan_over_layers_grad-export_pipeline]': EMPTY_EDGES_0_12,
