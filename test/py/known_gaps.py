@@ -20,7 +20,9 @@ ARGMAX_0_12 = (
 )
 EMPTY_EDGES_0_12 = (
     "jax 0.12's sink-data-flow-edges writes an empty #sdy.propagation_edges<[]> that jaxlib's own parser rejects;"
-    " pysdy refuses to write it"
+    " pysdy refuses to write it, as the bindings cannot build it: no builder, the parser rejects it, bytecode keeps"
+    " it as text for that parser, and an opaque attribute printing the same text fails the sdy verifier"
+    " (test_debug_info.py shows each)"
 )
 MAXIMAL_FUNC_SHARDINGS = (
     "from jax 0.11, insert-explicit-reshards refuses a single-device (maximal) sharding on a function argument or "

@@ -25,17 +25,20 @@ on has none.
 """
 
 import functools
+import io
 import itertools
 import re
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
+from jaxlib.mlir import ir
 
 from jax_corpus import corpus, program_names
 from oracle import cpp_output, cpp_pass_pipeline
 from propagation_oracle import cpp_outcome, cpp_outcome_unless_it_crashes, first_difference, imported_corpus, pysdy_outcome
 from random_modules import modules
 from pysdy import versions
+from pysdy.dialects.context import make_context
 
 PASSES = [
     "sdy-basic-propagate",
@@ -674,6 +677,26 @@ def test_export_sinks_recorded_info(program, export):
                               "no propagation edges (jaxlib's parser rejects that attribute)"), error
         return
     assert_matches_cpp(text, pipeline)
+
+
+def test_empty_sunk_edges_cannot_be_built_with_jaxlibs_bindings():
+    """Why pysdy refuses jaxlib 0.12's empty entry rather than writing it: the parser rejects the attribute in either
+    syntax (MLIR bytecode stores it as that text too, and the sdy bindings have no builder for it), and an opaque
+    attribute printing the same text fails the sdy verifier, which wants a real propagation-edges attribute there."""
+    with make_context():
+        for text in (EMPTY_SUNK_EDGES, "#sdy<propagation_edges<[]>>"):
+            with pytest.raises(ir.MLIRError, match="failed to parse Sdy_PropagationEdges"):
+                ir.Attribute.parse(text)
+        edges = '#sdy.propagation_edges<[{step-0 = [{"a" = operand-0 -> [result-0]}]}]>'
+        bytecode = io.BytesIO()
+        ir.Module.parse(f"module attributes {{a.edges = {edges}}} {{}}").operation.write_bytecode(bytecode)
+        assert edges.encode() in bytecode.getvalue()  # as text, for the same parser to read back
+        opaque = ir.OpaqueAttr.get("sdy", b"propagation_edges<[]>", ir.NoneType.get())
+        assert str(opaque) == EMPTY_SUNK_EDGES
+        module = ir.Module.parse("func.func @f() {\n  return\n}")
+        module.body.operations[0].attributes["sdy.result_propagation_edges"] = ir.ArrayAttr.get([opaque])
+        with pytest.raises(ir.MLIRError, match="should have a propagation edges attribute"):
+            module.operation.verify()
 
 
 EDGES_WITH_AND_WITHOUT_INFO = """sdy.mesh @mesh = <["a"=2]>
