@@ -52,6 +52,16 @@ class JaxLine:
     # "ignored" (not compared), "compared" (differing ones need a reshard, even between replicated shardings) or
     # "left" (a result with unreduced axes on either side keeps the call's sharding, without a reshard).
     func_call_reshards_unreduced: str
+    # `sdy-export-pipeline` names its dump after the partitioner's passes `after_partitioner_passes`, with or without
+    # explicit collectives (before: `after_minimal_partitioner_with_global_shapes`, or with explicit collectives
+    # `after_partitioner_with_global_shapes`).
+    export_dump_names_partitioner_passes: bool
+    # `sdy-propagate-to-func-results` also gives each result of the main function that has no sharding the sharding
+    # of the value returned there (the main function's own result shardings stay); before, it skipped main.
+    func_results_fill_main: bool
+    # `sdy-propagate-to-func-results` takes no maximal (single-device) sharding from a returned value: a non-main
+    # function's result loses its sharding there, a main function's result keeps its own.
+    func_results_skip_maximal: bool
     # --- Shardy's import pipeline ---
     # `sdy-lift-inlined-meshes` has the `use-single-device-mesh-names` option.
     lift_meshes_single_device_names_option: bool
@@ -87,6 +97,10 @@ class JaxLine:
     # input dimension for is kept, as a permutation factor of its full size on the output (or kernel) alone;
     # before, it was left out.
     convolution_keeps_spatial_factors_beyond_input: bool
+    # With `debug-sharding-origins`, a manual computation without any data-flow edge gets its origin name but gives
+    # no origins, to its operands or anything its results reach; before, jaxlib crashed there (as 0.12 does on one
+    # with only some of its edges), and pysdy refuses it.
+    origins_skip_manual_computations_without_edges: bool
     # `sdy-sink-data-flow-edges` with debug info gives every data-flow edge of an op an entry (empty when the edge
     # recorded nothing); before, edges without info added none.
     sink_debug_info_of_every_edge: bool
@@ -147,6 +161,9 @@ _JAX_0_10 = JaxLine(
     reshards_empty_unevenly_padded_dims=False,
     redundant_reshards_compare_unreduced=False,
     func_call_reshards_unreduced="ignored",
+    export_dump_names_partitioner_passes=False,
+    func_results_fill_main=False,
+    func_results_skip_maximal=False,
     lift_meshes_single_device_names_option=False,
     import_calls_after_func_edges=False,
     apply_sharding_constraints_needs_main=False,
@@ -159,6 +176,7 @@ _JAX_0_10 = JaxLine(
     top_k_custom_call_has_rule=False,
     if_is_data_flow_op=False,
     convolution_keeps_spatial_factors_beyond_input=False,
+    origins_skip_manual_computations_without_edges=False,
     sink_debug_info_of_every_edge=False,
     verifier_says_single_device_sharding=False,
     verifier_accepts_edge_sources_beyond_operands=False,
@@ -184,6 +202,8 @@ _JAX_0_11 = dataclasses.replace(
     reshards_around_single_device_ops=True,
     redundant_reshards_compare_unreduced=True,
     func_call_reshards_unreduced="compared",
+    func_results_fill_main=True,
+    func_results_skip_maximal=True,
     drop_sharding_keeps_referenced_meshes=True,
     dynamic_update_slice_permutes_sliced_dims=True,
     xla_translation_records_unreduced_reduction=True,
@@ -197,6 +217,7 @@ _JAX_0_12 = dataclasses.replace(
     mixed_reduce_left_unreduced=True,
     reshards_empty_unevenly_padded_dims=True,
     func_call_reshards_unreduced="left",
+    export_dump_names_partitioner_passes=True,
     lift_meshes_single_device_names_option=True,
     import_calls_after_func_edges=True,
     apply_sharding_constraints_needs_main=True,
@@ -207,6 +228,7 @@ _JAX_0_12 = dataclasses.replace(
     top_k_custom_call_has_rule=True,
     if_is_data_flow_op=True,
     convolution_keeps_spatial_factors_beyond_input=True,
+    origins_skip_manual_computations_without_edges=True,
     sink_debug_info_of_every_edge=True,
     verifier_says_single_device_sharding=True,
     verifier_accepts_edge_sources_beyond_operands=True,

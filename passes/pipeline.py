@@ -251,18 +251,28 @@ def _as_function_group(steps: list[FunctionStep], verify: bool, context: ir.Cont
 
     def run(op, mlir_pass):
         use_context(op.context)
-        try:
-            with _running_with_verifier(verify):
-                for func in functions_of(op.operation):
-                    for index, step in enumerate(steps):
-                        if index in upstream:
-                            _run_nested(upstream[index], func)
-                            continue
-                        step.run(func)
-                        if verify and not _is_valid(func):
-                            return
-        except PassFailure:
+        failed = False
+        with _running_with_verifier(verify):
+            for func in functions_of(op.operation):
+                # As MLIR's pass manager: a failed step ends its function's steps, and the next function still runs.
+                try:
+                    if not run_steps(func):
+                        break
+                except PassFailure:
+                    failed = True
+        if failed:
             mlir_pass.signal_pass_failure()
+
+    def run_steps(func: ir.Operation) -> bool:
+        """Runs every step on `func`; False if the verifier then finds it invalid."""
+        for index, step in enumerate(steps):
+            if index in upstream:
+                _run_nested(upstream[index], func)
+                continue
+            step.run(func)
+            if verify and not _is_valid(func):
+                return False
+        return True
 
     return run
 

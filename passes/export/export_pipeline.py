@@ -110,14 +110,14 @@ class ExportPipelinePass(Pass):
         reshards: list[Step] = [_func("sdy-verify-unreduced-axes")] if line.verify_unreduced_axes else []
         reshards.append(_func("sdy-insert-explicit-reshards", **reshard_options))
         if not collectives:
-            return [(reshards + [_canonicalize("sdy-collective")], "after_minimal_partitioner_with_global_shapes")]
+            return [(reshards + [_canonicalize("sdy-collective")], _partitioner_dump("minimal_partitioner"))]
         steps = [_canonicalize("sdy-reshard"), _func("sdy-reshard-to-collectives")]
         if line.optimize_collectives:
             steps.append(_func("sdy-optimize-collectives"))
         steps.append(_canonicalize("sdy-collective"))
         if self.remove_all_gather_reduce_scatter_for_cmv1:
             steps.append(_func("sdy-remove-all-gather-reduce-scatter-for-cmv1"))
-        return [(reshards, "after_explicit_reshards"), (steps, "after_partitioner_with_global_shapes")]
+        return [(reshards, "after_explicit_reshards"), (steps, _partitioner_dump("partitioner"))]
 
     def run(self, op: ir.Operation) -> None:
         """Runs the stages, dumping the module after each (numbered from 00) when `dump-directory` is set."""
@@ -127,3 +127,11 @@ class ExportPipelinePass(Pass):
             if dump_name is not None and self.dump_directory:
                 save_module(op, self.dump_directory, f"{dumps:02}.{dump_name}")
                 dumps += 1
+
+
+def _partitioner_dump(partitioner: str) -> str:
+    """The name of the dump after the partitioner's passes: `after_partitioner_passes`, or on the lines that name
+    which partitioner ran, `after_<partitioner>_with_global_shapes`."""
+    if versions.installed().export_dump_names_partitioner_passes:
+        return "after_partitioner_passes"
+    return f"after_{partitioner}_with_global_shapes"

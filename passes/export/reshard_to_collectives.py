@@ -85,7 +85,7 @@ def _collectives_for(reshard: ir.Operation, input_value: ir.Value, meshes: MeshT
         # the other, and Shardy's conversion fails on the reshard (printed as the IR stands at that point).
         reshard.location.emit_error(
             "failed to legalize operation 'sdy.reshard' that was explicitly marked illegal: "
-            + reshard.get_asm(print_generic_op_form=True)
+            + reshard.get_asm(print_generic_op_form=True, use_local_scope=True)
         )
         raise PassFailure()
     try:

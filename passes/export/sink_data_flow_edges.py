@@ -119,7 +119,8 @@ class SinkDataFlowEdgesPass(Pass):
                     infos.append(ir.DictAttr.get({}))
                 elif every_edge:
                     # jaxlib 0.12 writes an empty `#sdy.propagation_edges<[]>` here, which its own parser rejects
-                    # (so no binding can build it): refuse rather than leave the entry out.
+                    # (so no binding can build it, and an opaque attribute of that text fails the sdy verifier):
+                    # refuse rather than leave the entry out.
                     op.location.emit_error(
                         f"cannot write the empty {EMPTY_EDGES} jaxlib gives a data-flow edge that recorded no "
                         "propagation edges (jaxlib's parser rejects that attribute)"

@@ -6,7 +6,6 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.common.save_module import save_module
 from pysdy.passes.propagation.debug_info import PropagationDebugInfo, UserShardings
 from pysdy.passes.propagation.driver import DirectionFunction, PropagationDriver, propagate_any
 from pysdy.passes.propagation.factor_propagation import BasicFactorPropagation
@@ -23,6 +22,7 @@ class BasicPropagationPass(Pass):
     anchor = MODULE
 
     keep_sharding_rules: bool = option(False, "whether to keep existing and created op sharding rules")
+    # Accepted as jaxlib's Shardy accepts it; its passes write nothing there (0.10 to 0.12), and neither does pysdy.
     module_dump_directory: str = option("", "where to dump any rewritten modules for debugging")
     conservative_propagation: bool = option(
         False, "whether to disallow split axes and non-divisible sharding axes during propagation"
@@ -44,7 +44,6 @@ class BasicPropagationPass(Pass):
         graph.write_back(self.keep_sharding_rules)
         if debug_info is not None:
             debug_info.write()
-        save_module(op, self.module_dump_directory, "sdy_module_after_propagation")
 
     def propagate(self, graph: ShardingGraph, direction: DirectionFunction) -> None:
         """One full propagation; the priority passes layer their iterations over this."""

@@ -8,6 +8,7 @@ from export_inputs import assert_same_output, corpus_before, pipeline_steps, pri
 from jax_corpus import program_names
 from oracle import cpp_output, cpp_pass_pipeline
 
+from pysdy import versions
 from pysdy.passes.export.export_pipeline import ExportPipelinePass
 from pysdy.passes.pipeline import NestedPipeline
 
@@ -164,7 +165,7 @@ def _save_module_positions(printed_pipeline: str) -> list[int]:
     return [i for i, step in enumerate(split_top_level(printed_pipeline)) if step == "sdy-save-module"]
 
 
-@pytest.mark.parametrize("options", ["", "avoid-export-for-partitioning=true"])
+@pytest.mark.parametrize("options", ["", "avoid-export-for-partitioning=true", "enable-insert-explicit-collectives=true"])
 @pytest.mark.parametrize("program", ["transformer_block_grad", "scan_over_layers_grad"])
 def test_export_pipeline_dumps_match_cpp(program, options, tmp_path):
     """With `dump-directory`, the same files with the same modules as jaxlib's pipeline writes."""
@@ -179,14 +180,34 @@ def test_export_pipeline_dumps_match_cpp(program, options, tmp_path):
         assert (tmp_path / "pysdy" / name).read_text() == (tmp_path / "cpp" / name).read_text(), name
 
 
+@pytest.mark.parametrize("collectives", [False, True], ids=["minimal", "collectives"])
+def test_export_pipeline_dump_names_are_the_tables(collectives, tmp_path):
+    """jaxlib's pipeline names its dumps as versions.py says for the installed line."""
+    text = corpus_before("default", "sdy-constant-or-scalar-merger")["mlp_forward"]
+    cpp_output(text, f"sdy-export-pipeline{{enable-insert-explicit-collectives={str(collectives).lower()} dump-directory={tmp_path}}}")
+    if versions.installed().export_dump_names_partitioner_passes:
+        partitioner = ["after_partitioner_passes"]
+    elif collectives:
+        partitioner = ["after_partitioner_with_global_shapes"]
+    else:
+        partitioner = ["after_minimal_partitioner_with_global_shapes"]
+    names = ["after_propagation"] + (["after_explicit_reshards"] if collectives else []) + partitioner
+    assert sorted(path.name for path in tmp_path.iterdir()) == [f"{i:02}.{name}.mlir" for i, name in enumerate(names)]
+
+
 def test_export_pipeline_dump_to_missing_directory_is_reported_not_fatal(tmp_path, capfd):
     """As in jaxlib: the directory is not created, each dump reports an error, the pipeline still succeeds."""
     text = corpus_before("default", "sdy-constant-or-scalar-merger")["mlp_forward"]
     missing = tmp_path / "missing"
     print_after_pysdy(text, f"sdy-export-pipeline{{dump-directory={missing}}}")
     errors = capfd.readouterr().err.splitlines()
+    partitioner = (
+        "after_partitioner_passes"
+        if versions.installed().export_dump_names_partitioner_passes
+        else "after_minimal_partitioner_with_global_shapes"
+    )
     assert errors == [
         f"error when writing file {missing}/{name}.mlir: No such file or directory"
-        for name in ("00.after_propagation", "01.after_minimal_partitioner_with_global_shapes")
+        for name in ("00.after_propagation", f"01.{partitioner}")
     ]
     assert not missing.exists()

@@ -153,3 +153,15 @@ def test_pass_keeping_rules_matches_cpp(case, pass_):
     expected = cpp_output(CASES[case], pass_)
     actual = pysdy_output(CASES[case], pass_)
     assert actual == expected, first_difference(expected, actual)
+
+
+@pytest.mark.parametrize("pass_", PASSES[:4])
+def test_module_dump_directory_gets_no_module_as_with_cpp(pass_, tmp_path):
+    """jaxlib's propagation passes accept `module-dump-directory` and write nothing there: nor does pysdy."""
+    text = CASES[next(iter(CASES))]
+    for side, run in (("cpp", cpp_output), ("pysdy", pysdy_output)):
+        directory = tmp_path / side
+        directory.mkdir()
+        with_dump = run(text, f"{pass_}{{module-dump-directory={directory}}}")
+        assert with_dump == run(text, pass_)
+        assert not list(directory.iterdir()), side
