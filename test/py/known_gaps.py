@@ -26,11 +26,6 @@ FUNC_RESULTS = (
     "from jax 0.11, sdy-propagate-to-func-results copies any sharding of a returned value (open or replicated "
     "too) to the function's result; pysdy does not yet"
 )
-MAXIMAL_FUNC_SHARDINGS = (
-    "from jax 0.11, insert-explicit-reshards refuses a single-device (maximal) sharding on a function argument or "
-    "result, as pysdy does; random host-callback modules put such shardings on @main, and this test compares "
-    "printed modules only"
-)
 ORIGINS_WITHOUT_EDGES = (
     "jax 0.12 records origins on a manual computation without data-flow edges (0.10 and 0.11 crash there); pysdy "
     "refuses them"
@@ -56,8 +51,7 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
         'test/py/export/test_verify_unreduced_axes.py::test_pass_matches_cpp[30]': CALL_UNREDUCED,
         'test/py/import_/test_explicit_gather_scatter_batching.py::test_option_matches_hand_built_cpp_pipeline_on_cases[13-propagation]': FUNC_RESULTS,
         'test/py/import_/test_explicit_gather_scatter_batching.py::test_option_matches_hand_built_cpp_pipeline_on_cases[13-propagation-dedup]': FUNC_RESULTS,
-        'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline]': MAXIMAL_FUNC_SHARDINGS,
-        'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline,sdy-export-pipeline]': MAXIMAL_FUNC_SHARDINGS,
+        'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline,sdy-export-pipeline]': FUNC_RESULTS,
         'test/py/test_unregistered_dialect.py::test_pass_treats_unknown_ops_as_cpp_does[text26-sdy-propagate-to-func-results]': FUNC_RESULTS,
     },
     "0.12": {
@@ -222,8 +216,7 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
         'test/py/propagation/test_debug_info.py::test_export_sinks_recorded_info[linalg_solve_lu-export_pipeline]': EMPTY_EDGES_0_12,
         'test/py/propagation/test_debug_info.py::test_export_sinks_recorded_info[random_dropout_threefry-export_pipeline]': EMPTY_EDGES_0_12,
         'test/py/propagation/test_debug_info.py::test_export_sinks_recorded_info[io_callback_in_loop-export_pipeline]': EMPTY_EDGES_0_12,
-        'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline]': MAXIMAL_FUNC_SHARDINGS,
-        'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline,sdy-export-pipeline]': MAXIMAL_FUNC_SHARDINGS,
+        'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline,sdy-export-pipeline]': FUNC_RESULTS,
         'test/py/test_unregistered_dialect.py::test_pass_treats_unknown_ops_as_cpp_does[text26-sdy-propagate-to-func-results]': FUNC_RESULTS,
     },
 }
