@@ -7,8 +7,9 @@ differs; the README and the closing notes count them.
 from __future__ import annotations
 
 RANDOM_EXPORT_WITH_COLLECTIVES = (
-    "a random module through jax 0.11's export pipeline with explicit collectives differs from pysdy's; not "
-    "investigated yet"
+    "jax 0.11's sdy-optimize-collectives rewrites a collective permute followed by all-to-alls into reshaped "
+    "all-to-alls in a random module (seed 16 of the export-input sample); pysdy does not implement that rewrite and "
+    "refuses it with an error"
 )
 PLANNER_0_12 = (
     "jax 0.12's reshard-to-collectives plans some reshards as a full all-gather then an all-slice where 0.10 and "
