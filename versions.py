@@ -38,8 +38,9 @@ class JaxLine:
     # `sdy-reshard-to-collectives` leaves a reshard from or to a maximal mesh as it is (0.10 drops one between
     # maximal meshes and fails on one between a maximal sharding and a sharding with dimensions).
     reshards_keep_maximal_meshes: bool
-    # `sdy-insert-explicit-reshards` moves the tensor operands of an op on a maximal mesh (a host callback) to its
-    # device, through replicated on the module's first non-maximal mesh, and replicates its results there.
+    # `sdy-insert-explicit-reshards` moves the tensor operands of an op with a result on a maximal mesh (a host
+    # callback, a reshard to a device) to its device, through replicated on the module's first non-maximal mesh, and
+    # replicates its results there.
     reshards_around_single_device_ops: bool
     # `sdy-reshard-to-collectives` reshards a dimension whose input and output shardings both shard it but pad it to
     # different sizes only once it is empty: it all-gathers all of its axes (or all-to-alls them all out, and makes

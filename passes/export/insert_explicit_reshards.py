@@ -489,6 +489,14 @@ class InsertExplicitReshardsPass(Pass):
         quiet_rule_ops = _ops_whose_rule_never_warns()
         device_mesh = first_non_maximal_mesh(meshes) if versions.installed().reshards_around_single_device_ops else None
         for nested in ops:
+            full_version = _is_full_version(nested, self.enable_full_version)
+            if nested.name in DATA_FLOW_OPS:
+                reshard_data_flow_op(nested, meshes, full_version)
+                continue
+            if nested.name == "func.call":
+                reshard_call(nested, funcs, meshes)
+                continue
+            # Any other op with a result on a maximal mesh (a host callback, or a reshard to one) is a single-device op.
             device = single_device_sharding(nested, meshes) if device_mesh is not None else None
             if device is not None:
                 reshard_single_device_op(nested, device, device_mesh, meshes)
@@ -498,13 +506,6 @@ class InsertExplicitReshardsPass(Pass):
                     get_or_create_rule(nested)  # for its unknown-op warning, the one effect left
                 continue
             if nested.has_trait(ir.IsTerminatorTrait):
-                continue
-            full_version = _is_full_version(nested, self.enable_full_version)
-            if nested.name in DATA_FLOW_OPS:
-                reshard_data_flow_op(nested, meshes, full_version)
-                continue
-            if nested.name == "func.call":
-                reshard_call(nested, funcs, meshes)
                 continue
             if has_unreduced:
                 if nested.name == "sdy.reshard" and reshard_to_unreduced_collectives(nested, meshes):

@@ -1,7 +1,7 @@
 """`sdy-optimize-collectives` (jax lines from 0.11): jaxlib's Shardy rewrites a collective permute that only
 reorders the axes of one dimension, when all-to-alls take its result, into reshaped all-to-alls. pysdy does not
 make that rewrite: it reports each collective permute the rewrite could apply to, and leaves every other module
-as it is (as the C++ pass does)."""
+as it is (as the C++ pass does; it rewrites no dimension its permuted axes do not divide)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from jaxlib.mlir import ir
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.value_shardings import get_sharding
 from pysdy.passes.common.values import is_static_shaped, rank
+from pysdy.passes.export.reshard_ir import MeshTable
+from pysdy.passes.propagation.axis_refs import total_size
 from pysdy.passes.registry import FUNC, Pass, PassFailure, register_pass
 
 
@@ -25,7 +27,8 @@ class OptimizeCollectivesPass(Pass):
     line_field = "optimize_collectives"
 
     def run(self, op: ir.Operation) -> None:
-        candidates = [cp for cp in nested_ops(op, name="sdy.collective_permute") if _may_be_rewritten(cp)]
+        meshes = MeshTable(op.parent)
+        candidates = [cp for cp in nested_ops(op, name="sdy.collective_permute") if _may_be_rewritten(cp, meshes)]
         for cp in candidates:
             cp.location.emit_error(
                 "sdy-optimize-collectives: pysdy does not implement the rewrite of a collective permute "
@@ -35,9 +38,10 @@ class OptimizeCollectivesPass(Pass):
             raise PassFailure()
 
 
-def _may_be_rewritten(cp: ir.Operation) -> bool:
-    """The collective permute reorders the axes (or sub-axes) of a single dimension of a static tensor, and an
-    all-to-all moving single axes is its only user: a superset of what the C++ pattern rewrites."""
+def _may_be_rewritten(cp: ir.Operation, meshes: MeshTable) -> bool:
+    """The collective permute reorders the axes (or sub-axes) of a single dimension of a static tensor, whose size
+    they divide, and an all-to-all moving single axes is its only user: a superset of what the C++ pattern
+    rewrites."""
     value = cp.operands[0]
     if not is_static_shaped(value) or rank(value) == 0:
         return False
@@ -47,10 +51,14 @@ def _may_be_rewritten(cp: ir.Operation) -> bool:
     source, target = get_sharding(value), get_sharding(cp.results[0])
     if source is None or target is None or source.mesh != target.mesh:
         return False
-    changed = [(a.axes, b.axes) for a, b in zip(source.dims, target.dims) if a.axes != b.axes]
+    changed = [(d, a.axes, b.axes) for d, (a, b) in enumerate(zip(source.dims, target.dims)) if a.axes != b.axes]
     if len(changed) != 1:
         return False
-    before, after = changed[0]
+    dim, before, after = changed[0]
+    size = ir.RankedTensorType(value.type).shape[dim]
+    axes_size = total_size(before, meshes.of(source))
+    if size < axes_size or size % axes_size:
+        return False  # the C++ splits the dimension into one per axis only where they divide it
     return max(len(before), len(after)) >= 2 and {a.name for a in before} == {a.name for a in after}
 
 

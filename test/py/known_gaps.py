@@ -21,23 +21,17 @@ EMPTY_EDGES_0_12 = (
     " it as text for that parser, and an opaque attribute printing the same text fails the sdy verifier"
     " (test_debug_info.py shows each)"
 )
-MAXIMAL_FUNC_SHARDINGS = (
-    "from jax 0.11, insert-explicit-reshards refuses a single-device (maximal) sharding on a function argument or "
-    "result, as pysdy does; random host-callback modules put such shardings on @main, and this test compares "
-    "printed modules only"
-)
 
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
     "0.11": {
         'test/py/export/test_explicit_reshards_random.py::test_pass_matches_cpp[export-input-export-with-collectives]': RANDOM_EXPORT_WITH_COLLECTIVES,
-        'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline]': MAXIMAL_FUNC_SHARDINGS,
-        'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline,sdy-export-pipeline]': MAXIMAL_FUNC_SHARDINGS,
     },
     "0.12": {
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[insert-reshards-full-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-cmv1-default-argmax_and_argmin]': ARGMAX_0_12,
+        'test/py/export/test_export_after_propagation.py::test_export_after_propagation_matches_cpp[export-with-collectives-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards_random.py::test_pass_matches_cpp[export-input-export-with-collectives]': RANDOM_EXPORT_WITH_COLLECTIVES,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[sink-data-flow-edges-debug-data_flow_edges]': EMPTY_EDGES_0_12,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[sink-data-flow-edges-debug-manual_computation]': EMPTY_EDGES_0_12,
@@ -60,7 +54,5 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
         'test/py/propagation/test_debug_info.py::test_export_sinks_recorded_info[linalg_solve_lu-export_pipeline]': EMPTY_EDGES_0_12,
         'test/py/propagation/test_debug_info.py::test_export_sinks_recorded_info[random_dropout_threefry-export_pipeline]': EMPTY_EDGES_0_12,
         'test/py/propagation/test_debug_info.py::test_export_sinks_recorded_info[io_callback_in_loop-export_pipeline]': EMPTY_EDGES_0_12,
-        'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline]': MAXIMAL_FUNC_SHARDINGS,
-        'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline,sdy-export-pipeline]': MAXIMAL_FUNC_SHARDINGS,
     },
 }

@@ -13,6 +13,8 @@ sdy.mesh @mesh_x2y3 = <["x"=2, "y"=3]>
 sdy.mesh @mesh_y3z4 = <["y"=3, "z"=4]>
 sdy.mesh @mesh_x2y3z3 = <["x"=2, "y"=3, "z"=3]>
 sdy.mesh @mesh_x6 = <["x"=6]>
+sdy.mesh @maximal_copy = <[], device_ids=[0]>
+sdy.mesh @maximal_1 = <[], device_ids=[1]>
 """
 
 _FUNCS = {
@@ -343,6 +345,42 @@ func.func @main(%arg0: !stablehlo.token, %arg1: tensor<8x16xf32>) -> (!stablehlo
   %2 = stablehlo.negate %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x16xf32>
   return %0#0, %2 : !stablehlo.token, tensor<8x16xf32>
 }""",
+    # A reshard to a maximal mesh is a single-device op too, so a callback the pass has handled gets reshards again
+    # when the pass runs a second time (the export pipeline after the propagation pipeline).
+    "callback_resharded_again": """
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<8x16xf32> {
+  %0 = sdy.reshard %arg0 <@mesh, [{}, {}]> : tensor<8x16xf32>
+  %1 = sdy.reshard %0 <@maximal, []> : tensor<8x16xf32>
+  %2 = stablehlo.custom_call @cb(%1) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %3 = sdy.reshard %2 <@mesh, [{}, {}]> : tensor<8x16xf32>
+  %4 = sdy.reshard %3 <@maximal, []> : tensor<8x16xf32>
+  %5 = stablehlo.negate %4 : tensor<8x16xf32>
+  return %5 : tensor<8x16xf32>
+}""",
+    # Operands on the op's maximal mesh, on others (of its device or another), replicated and sharded; a data-flow
+    # op and a call on a maximal mesh, and an op without results, are no single-device ops.
+    "callback_operands_on_maximal_meshes": """
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x16xf32> {
+  %c0 = stablehlo.custom_call @cb(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %c1 = stablehlo.custom_call @cb(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_copy, []>]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %c2 = stablehlo.custom_call @cb(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_1, []>]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %0:4 = stablehlo.optimization_barrier {sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>, <@maximal_copy, []>, <@maximal_1, []>, <@mesh, [{}, {?}], replicated={"x"}>]>} %c0, %c1, %c2, %arg0 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+  %1 = stablehlo.custom_call @cb(%0#0, %0#1, %0#2, %0#3, %arg0) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>]>} : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  stablehlo.custom_call @cb(%1) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>]>} : (tensor<8x16xf32>) -> ()
+  %2 = func.call @f(%1) {sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %2 : tensor<8x16xf32>
+}
+func.func private @f(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) {
+  return %arg0 : tensor<8x16xf32>
+}""",
+    # One tensor result on a maximal mesh puts all of them on the last such mesh (a token keeps its sharding); each
+    # comes back replicated, then goes on to the sharding it had when that was another.
+    "callback_results_on_several_meshes": """
+func.func @main(%arg0: !stablehlo.token, %arg1: tensor<8x16xf32>) -> (!stablehlo.token, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) {
+  %0:6 = stablehlo.custom_call @cb(%arg0, %arg1) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>, <@mesh, [{?}, {?}]>, <@maximal_copy, []>, <@mesh, [{}, {}]>, <@maximal, []>, <@mesh_other, [{"a"}, {}]>]>} : (!stablehlo.token, tensor<8x16xf32>) -> (!stablehlo.token, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>)
+  %1 = sdy.sharding_constraint %0#1 <@maximal_1, []> : tensor<8x16xf32>
+  return %0#0, %1, %0#2, %0#3, %0#4, %0#5 : !stablehlo.token, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+}""",
     # A reduce over a sharded dimension: from jax 0.11 the all-reduce takes the body's reduction.
     "reduce_max_over_sharded_dimension": """
 func.func @main(%arg0: tensor<4x16xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz, [{"x"}, {"z"}]>}) -> (tensor<4xf32>, tensor<4xf32>) {
@@ -371,3 +409,11 @@ func.func @main(%arg0: tensor<4x16xf32> {sdy.sharding = #sdy.sharding<@mesh_xyz,
 """
 
 ALL = {name: MESHES + body for name, body in _FUNCS.items()}
+
+# An op whose tensor results are on maximal meshes of two devices: from jax 0.11 the pass fails on it.
+SINGLE_DEVICE_CONFLICT = MESHES + """
+func.func @main(%arg0: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %0:2 = stablehlo.custom_call @cb(%arg0) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal_1, []>, <@maximal, []>]>} : (tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)
+  return %0#0, %0#1 : tensor<8x16xf32>, tensor<8x16xf32>
+}
+"""

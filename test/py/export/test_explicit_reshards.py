@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from explicit_reshard_cases import ALL as CASES
-from explicit_reshard_cases import MIXED_REDUCE
+from explicit_reshard_cases import MIXED_REDUCE, SINGLE_DEVICE_CONFLICT
 from export_inputs import assert_same_output, corpus_before, print_after_pysdy
 from jax_corpus import program_names
 from jaxlib.mlir import ir
@@ -108,3 +108,13 @@ def test_reduce_with_mixed_body_as_cpp_or_refused():
     else:
         assert expected.count("sdy.all_reduce {\"z\"}") == 2
         assert print_after_pysdy(MIXED_REDUCE, INSERT_RESHARDS_FULL) == expected
+
+
+@pytest.mark.parametrize("pipeline", [INSERT_RESHARDS, INSERT_RESHARDS_FULL])
+def test_results_on_two_devices_as_cpp(pipeline):
+    """From jax 0.11, an op with results on two devices is an error on the op with jaxlib's message; before, the
+    pass leaves it alone."""
+    outcome = _outcome(print_after_pysdy, SINGLE_DEVICE_CONFLICT, pipeline)
+    assert outcome == _outcome(cpp_output, SINGLE_DEVICE_CONFLICT, pipeline)
+    refused = "op has conflicting single-device result shardings" in outcome
+    assert refused == installed().reshards_around_single_device_ops
