@@ -47,6 +47,13 @@ class JaxLine:
     # "ignored" (not compared), "compared" (differing ones need a reshard, even between replicated shardings) or
     # "left" (a result with unreduced axes on either side keeps the call's sharding, without a reshard).
     func_call_reshards_unreduced: str
+    # `sdy-resolve-single-device-sharding` exists: an op on a maximal mesh runs in a `stablehlo.if` on its device.
+    resolve_single_device_sharding: bool
+    # ... whose guard compares the `ui32` partition (or replica) id with a `ui32` constant; before, it converted the
+    # id to `i64` and compared with an `i64` constant.
+    single_device_guard_compares_ui32: bool
+    # ... and a complex result gets complex zeros on the other devices; before, Shardy crashed making them.
+    single_device_zeros_complex: bool
     # --- Shardy's import pipeline ---
     # `sdy-lift-inlined-meshes` has the `use-single-device-mesh-names` option.
     lift_meshes_single_device_names_option: bool
@@ -141,6 +148,9 @@ _JAX_0_10 = JaxLine(
     reshards_around_single_device_ops=False,
     redundant_reshards_compare_unreduced=False,
     func_call_reshards_unreduced="ignored",
+    resolve_single_device_sharding=False,
+    single_device_guard_compares_ui32=False,
+    single_device_zeros_complex=False,
     lift_meshes_single_device_names_option=False,
     import_calls_after_func_edges=False,
     apply_sharding_constraints_needs_main=False,
@@ -178,6 +188,7 @@ _JAX_0_11 = dataclasses.replace(
     reshards_around_single_device_ops=True,
     redundant_reshards_compare_unreduced=True,
     func_call_reshards_unreduced="compared",
+    resolve_single_device_sharding=True,
     drop_sharding_keeps_referenced_meshes=True,
     dynamic_update_slice_permutes_sliced_dims=True,
     xla_translation_records_unreduced_reduction=True,
@@ -190,6 +201,8 @@ _JAX_0_12 = dataclasses.replace(
     tested="0.12.0.1",
     mixed_reduce_left_unreduced=True,
     func_call_reshards_unreduced="left",
+    single_device_guard_compares_ui32=True,
+    single_device_zeros_complex=True,
     lift_meshes_single_device_names_option=True,
     import_calls_after_func_edges=True,
     apply_sharding_constraints_needs_main=True,
