@@ -54,6 +54,13 @@ class JaxLine:
     single_device_guard_compares_ui32: bool
     # ... and a complex result gets complex zeros on the other devices; before, Shardy crashed making them.
     single_device_zeros_complex: bool
+    # `sdy-per-instruction-partitioning` exists (pysdy selects its ops and refuses them: see the pass).
+    per_instruction_partitioning: bool
+    # ... with the `rng-bit-generator-unsafe` option.
+    per_instruction_rng_option: bool
+    # ... and partitions only the ops of the module's `@main` function (else of its first public function); before,
+    # every function's.
+    per_instruction_main_function_only: bool
     # --- Shardy's import pipeline ---
     # `sdy-lift-inlined-meshes` has the `use-single-device-mesh-names` option.
     lift_meshes_single_device_names_option: bool
@@ -151,6 +158,9 @@ _JAX_0_10 = JaxLine(
     resolve_single_device_sharding=False,
     single_device_guard_compares_ui32=False,
     single_device_zeros_complex=False,
+    per_instruction_partitioning=False,
+    per_instruction_rng_option=False,
+    per_instruction_main_function_only=False,
     lift_meshes_single_device_names_option=False,
     import_calls_after_func_edges=False,
     apply_sharding_constraints_needs_main=False,
@@ -189,6 +199,7 @@ _JAX_0_11 = dataclasses.replace(
     redundant_reshards_compare_unreduced=True,
     func_call_reshards_unreduced="compared",
     resolve_single_device_sharding=True,
+    per_instruction_partitioning=True,
     drop_sharding_keeps_referenced_meshes=True,
     dynamic_update_slice_permutes_sliced_dims=True,
     xla_translation_records_unreduced_reduction=True,
@@ -203,6 +214,8 @@ _JAX_0_12 = dataclasses.replace(
     func_call_reshards_unreduced="left",
     single_device_guard_compares_ui32=True,
     single_device_zeros_complex=True,
+    per_instruction_rng_option=True,
+    per_instruction_main_function_only=True,
     lift_meshes_single_device_names_option=True,
     import_calls_after_func_edges=True,
     apply_sharding_constraints_needs_main=True,

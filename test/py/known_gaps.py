@@ -58,7 +58,7 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
         'test/py/import_/test_explicit_gather_scatter_batching.py::test_option_matches_hand_built_cpp_pipeline_on_cases[13-propagation-dedup]': FUNC_RESULTS,
         'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline]': MAXIMAL_FUNC_SHARDINGS,
         'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline,sdy-export-pipeline]': MAXIMAL_FUNC_SHARDINGS,
-        'test/py/test_unregistered_dialect.py::test_pass_treats_unknown_ops_as_cpp_does[text26-sdy-propagate-to-func-results]': FUNC_RESULTS,
+        'test/py/test_unregistered_dialect.py::test_pass_treats_unknown_ops_as_cpp_does[unknown_ops-sdy-propagate-to-func-results]': FUNC_RESULTS,
     },
     "0.12": {
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[insert-reshards-full-default-argmax_and_argmin]': ARGMAX_0_12,
@@ -222,6 +222,6 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
         'test/py/propagation/test_debug_info.py::test_export_sinks_recorded_info[io_callback_in_loop-export_pipeline]': EMPTY_EDGES_0_12,
         'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline]': MAXIMAL_FUNC_SHARDINGS,
         'test/py/propagation/test_propagation_random_modules.py::test_host_callback_modules_match_cpp[sdy-propagation-pipeline,sdy-export-pipeline]': MAXIMAL_FUNC_SHARDINGS,
-        'test/py/test_unregistered_dialect.py::test_pass_treats_unknown_ops_as_cpp_does[text26-sdy-propagate-to-func-results]': FUNC_RESULTS,
+        'test/py/test_unregistered_dialect.py::test_pass_treats_unknown_ops_as_cpp_does[unknown_ops-sdy-propagate-to-func-results]': FUNC_RESULTS,
     },
 }
