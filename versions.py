@@ -61,6 +61,10 @@ class JaxLine:
     # ... and partitions only the ops of the module's `@main` function (else of its first public function); before,
     # every function's.
     per_instruction_main_function_only: bool
+    # `sdy-convert-global-to-local` has the `partition-count` and `replica-count` options.
+    convert_global_to_local_device_counts: bool
+    # ... and its `enable-rgv3` option is true by default.
+    convert_global_to_local_rgv3_by_default: bool
     # --- Shardy's import pipeline ---
     # `sdy-lift-inlined-meshes` has the `use-single-device-mesh-names` option.
     lift_meshes_single_device_names_option: bool
@@ -161,6 +165,8 @@ _JAX_0_10 = JaxLine(
     per_instruction_partitioning=False,
     per_instruction_rng_option=False,
     per_instruction_main_function_only=False,
+    convert_global_to_local_device_counts=False,
+    convert_global_to_local_rgv3_by_default=False,
     lift_meshes_single_device_names_option=False,
     import_calls_after_func_edges=False,
     apply_sharding_constraints_needs_main=False,
@@ -200,6 +206,8 @@ _JAX_0_11 = dataclasses.replace(
     func_call_reshards_unreduced="compared",
     resolve_single_device_sharding=True,
     per_instruction_partitioning=True,
+    convert_global_to_local_device_counts=True,
+    convert_global_to_local_rgv3_by_default=True,
     drop_sharding_keeps_referenced_meshes=True,
     dynamic_update_slice_permutes_sliced_dims=True,
     xla_translation_records_unreduced_reduction=True,
