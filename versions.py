@@ -63,6 +63,24 @@ class JaxLine:
     # `sdy-propagate-to-func-results` takes no maximal (single-device) sharding from a returned value: a non-main
     # function's result loses its sharding there, a main function's result keeps its own.
     func_results_skip_maximal: bool
+    # `sdy-resolve-single-device-sharding` exists: an op on a maximal mesh runs in a `stablehlo.if` on its device.
+    resolve_single_device_sharding: bool
+    # ... whose guard compares the `ui32` partition (or replica) id with a `ui32` constant; before, it converted the
+    # id to `i64` and compared with an `i64` constant.
+    single_device_guard_compares_ui32: bool
+    # ... and a complex result gets complex zeros on the other devices; before, Shardy crashed making them.
+    single_device_zeros_complex: bool
+    # `sdy-per-instruction-partitioning` exists (pysdy selects its ops and refuses them: see the pass).
+    per_instruction_partitioning: bool
+    # ... with the `rng-bit-generator-unsafe` option.
+    per_instruction_rng_option: bool
+    # ... and partitions only the ops of the module's `@main` function (else of its first public function); before,
+    # every function's.
+    per_instruction_main_function_only: bool
+    # `sdy-convert-global-to-local` has the `partition-count` and `replica-count` options.
+    convert_global_to_local_device_counts: bool
+    # ... and its `enable-rgv3` option is true by default.
+    convert_global_to_local_rgv3_by_default: bool
     # --- Shardy's import pipeline ---
     # `sdy-lift-inlined-meshes` has the `use-single-device-mesh-names` option.
     lift_meshes_single_device_names_option: bool
@@ -165,6 +183,14 @@ _JAX_0_10 = JaxLine(
     export_dump_names_partitioner_passes=False,
     func_results_fill_main=False,
     func_results_skip_maximal=False,
+    resolve_single_device_sharding=False,
+    single_device_guard_compares_ui32=False,
+    single_device_zeros_complex=False,
+    per_instruction_partitioning=False,
+    per_instruction_rng_option=False,
+    per_instruction_main_function_only=False,
+    convert_global_to_local_device_counts=False,
+    convert_global_to_local_rgv3_by_default=False,
     lift_meshes_single_device_names_option=False,
     import_calls_after_func_edges=False,
     apply_sharding_constraints_needs_main=False,
@@ -205,6 +231,10 @@ _JAX_0_11 = dataclasses.replace(
     func_call_reshards_unreduced="compared",
     func_results_fill_main=True,
     func_results_skip_maximal=True,
+    resolve_single_device_sharding=True,
+    per_instruction_partitioning=True,
+    convert_global_to_local_device_counts=True,
+    convert_global_to_local_rgv3_by_default=True,
     drop_sharding_keeps_referenced_meshes=True,
     dynamic_update_slice_permutes_sliced_dims=True,
     xla_translation_records_unreduced_reduction=True,
@@ -219,6 +249,10 @@ _JAX_0_12 = dataclasses.replace(
     reshards_empty_unevenly_padded_dims=True,
     func_call_reshards_unreduced="left",
     export_dump_names_partitioner_passes=True,
+    single_device_guard_compares_ui32=True,
+    single_device_zeros_complex=True,
+    per_instruction_rng_option=True,
+    per_instruction_main_function_only=True,
     lift_meshes_single_device_names_option=True,
     import_calls_after_func_edges=True,
     apply_sharding_constraints_needs_main=True,
