@@ -81,6 +81,26 @@ class JaxLine:
     convert_global_to_local_device_counts: bool
     # ... and its `enable-rgv3` option is true by default.
     convert_global_to_local_rgv3_by_default: bool
+    # `sdy-resolve-permutation-factors` has the `partition-count` and `replica-count` options.
+    permutation_factors_device_count_options: bool
+    # `sdy-resolve-permutation-factors` has the `rng-bit-generator-unsafe` option.
+    permutation_factors_rng_unsafe_option: bool
+    # `sdy-resolve-permutation-factors` gives a sharded reverse's result the sharding on the mirrored mesh and reshards
+    # it back after the op; before, it resharded the operand onto the mirrored mesh and gave the result the operand's
+    # sharding.
+    permutation_factors_reverse_result_mirrored: bool
+    # `sdy-resolve-permutation-factors` leaves a pad dimension each device can compute from its own shard (without
+    # communication) sharded, as it does slice dimensions, exchanges halos for the other pad and slice dimensions, and
+    # handles reshapes; before, every other sharded pad or slice dimension was replicated and reshapes were left alone.
+    permutation_factors_halo_pad_slice_reshape: bool
+    # `sdy-resolve-permutation-factors` aborts on a pad whose operand has no sharding (when it checks whether its
+    # dimensions need communication) and on a reshape of which only one side has a sharding.
+    permutation_factors_crash_on_missing_shardings: bool
+    # `sdy-resolve-permutation-factors` leaves a `stablehlo.dynamic_update_slice` result's sharding where its operand
+    # needs no reshard (pysdy refuses those); before, the result was resharded like any other tensor.
+    permutation_factors_dus_result_follows_operand: bool
+    # `sdy-pad-for-divisibility` runs on the module (before: on each function).
+    pad_for_divisibility_on_module: bool
     # --- Shardy's import pipeline ---
     # `sdy-lift-inlined-meshes` has the `use-single-device-mesh-names` option.
     lift_meshes_single_device_names_option: bool
@@ -191,6 +211,13 @@ _JAX_0_10 = JaxLine(
     per_instruction_main_function_only=False,
     convert_global_to_local_device_counts=False,
     convert_global_to_local_rgv3_by_default=False,
+    permutation_factors_device_count_options=False,
+    permutation_factors_rng_unsafe_option=False,
+    permutation_factors_reverse_result_mirrored=False,
+    permutation_factors_halo_pad_slice_reshape=False,
+    permutation_factors_dus_result_follows_operand=False,
+    permutation_factors_crash_on_missing_shardings=False,
+    pad_for_divisibility_on_module=False,
     lift_meshes_single_device_names_option=False,
     import_calls_after_func_edges=False,
     apply_sharding_constraints_needs_main=False,
@@ -235,6 +262,11 @@ _JAX_0_11 = dataclasses.replace(
     per_instruction_partitioning=True,
     convert_global_to_local_device_counts=True,
     convert_global_to_local_rgv3_by_default=True,
+    permutation_factors_device_count_options=True,
+    permutation_factors_reverse_result_mirrored=True,
+    permutation_factors_halo_pad_slice_reshape=True,
+    permutation_factors_crash_on_missing_shardings=True,
+    pad_for_divisibility_on_module=True,
     drop_sharding_keeps_referenced_meshes=True,
     dynamic_update_slice_permutes_sliced_dims=True,
     xla_translation_records_unreduced_reduction=True,
@@ -253,6 +285,9 @@ _JAX_0_12 = dataclasses.replace(
     single_device_zeros_complex=True,
     per_instruction_rng_option=True,
     per_instruction_main_function_only=True,
+    permutation_factors_rng_unsafe_option=True,
+    permutation_factors_dus_result_follows_operand=True,
+    permutation_factors_crash_on_missing_shardings=False,
     lift_meshes_single_device_names_option=True,
     import_calls_after_func_edges=True,
     apply_sharding_constraints_needs_main=True,

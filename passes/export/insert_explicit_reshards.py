@@ -59,7 +59,7 @@ from pysdy.passes.registry import FUNC, Pass, PassFailure, option, register_pass
 
 
 @dataclasses.dataclass(frozen=True)
-class _OpMesh:
+class OpMesh:
     name: str
     mesh: Mesh
 
@@ -169,7 +169,7 @@ def reshard_func_return(func: ir.Operation, meshes: MeshTable, full_version: boo
 
 
 @ir_memo(1 << 12)
-def _op_mesh(shardings: tuple[Optional[TensorSharding], ...], meshes: MeshTable) -> Optional[_OpMesh]:
+def common_op_mesh(shardings: tuple[Optional[TensorSharding], ...], meshes: MeshTable) -> Optional[OpMesh]:
     """The mesh the op's tensors share (ignoring device order), the most used one among its sharded tensors.
 
     Memoized, since ops repeat their shardings; a mesh table is keyed by identity (it never changes).
@@ -196,7 +196,7 @@ def _op_mesh(shardings: tuple[Optional[TensorSharding], ...], meshes: MeshTable)
             counts[sharding.mesh] += 1
             if counts[sharding.mesh] > best_count:
                 best_name, best_count = sharding.mesh, counts[sharding.mesh]
-    return _OpMesh(best_name, meshes.meshes[best_name])
+    return OpMesh(best_name, meshes.meshes[best_name])
 
 
 def _is_full_version(op: ir.Operation, enabled: bool) -> bool:
@@ -231,7 +231,7 @@ def _factor_axes(tensor: TensorFactorShardings, factor: int) -> Optional[list[Ax
     return None if sharding is None else sharding.axis_refs
 
 
-def _tensor_sharding(tensor: TensorFactorShardings, mapping, rule: OpShardingRule, op_mesh: _OpMesh) -> TensorSharding:
+def _tensor_sharding(tensor: TensorFactorShardings, mapping, rule: OpShardingRule, op_mesh: OpMesh) -> TensorSharding:
     return tensor.to_tensor_sharding(mapping, rule.factor_sizes, op_mesh.name, op_mesh.mesh)
 
 
@@ -268,10 +268,10 @@ def _dot_result_sharding(
     factor conflicts with them, the result is no larger than the conflicting
     operand, and the result is sharded along that factor by the contraction axes.
     """
-    op_mesh = _op_mesh(in_shardings + out_shardings, meshes)
+    op_mesh = common_op_mesh(in_shardings + out_shardings, meshes)
     if op_mesh is None:
         return None
-    closed = _closed_if_missing(in_shardings + out_shardings, [type_rank(t) for t in types], op_mesh.name)
+    closed = closed_if_missing(in_shardings + out_shardings, [type_rank(t) for t in types], op_mesh.name)
     in_shardings, out_shardings = closed[: len(in_shardings)], closed[len(in_shardings) :]
     projection = ShardingProjection.build(in_shardings, out_shardings, rule, op_mesh.mesh)
     lhs, rhs = projection.operands
@@ -310,7 +310,7 @@ def _dot_result_sharding(
     return _tensor_sharding(result, rule.result_mappings[0], rule, op_mesh)
 
 
-def _should_reshard_to_common_mesh(sharding: Optional[TensorSharding], op_mesh: _OpMesh, meshes: MeshTable) -> bool:
+def _should_reshard_to_common_mesh(sharding: Optional[TensorSharding], op_mesh: OpMesh, meshes: MeshTable) -> bool:
     return not is_fully_replicated(sharding) and meshes.of(sharding).device_ids != op_mesh.mesh.device_ids
 
 
@@ -322,7 +322,7 @@ def insert_reshards(
     updated_operands: Sequence[bool],
     updated_results: Sequence[bool],
     rule: OpShardingRule,
-    op_mesh: _OpMesh,
+    op_mesh: OpMesh,
     meshes: MeshTable,
 ) -> None:
     """Reshards the operands into, and the results out of, their projected shardings where these changed (or the mesh's device order differs)."""
@@ -351,7 +351,7 @@ def reshard_to_common_axes(
     in_shardings: Sequence[Optional[TensorSharding]],
     out_shardings: Sequence[Optional[TensorSharding]],
     rule: OpShardingRule,
-    op_mesh: _OpMesh,
+    op_mesh: OpMesh,
     meshes: MeshTable,
 ) -> AxesPerFactor:
     """The full version: gives every factor one sharding across the op's tensors and reshards to it."""
@@ -385,7 +385,7 @@ def _reduction_axes(
     out_shardings: Sequence[TensorSharding],
     common: Optional[AxesPerFactor],
     rule: OpShardingRule,
-    op_mesh: _OpMesh,
+    op_mesh: OpMesh,
 ) -> list[AxisRef]:
     """The axes the op's reduction factors are sharded on (without the full version: only if its first result is
     unreduced, and then every operand must shard each reduction factor alike, as Shardy checks)."""
@@ -407,7 +407,7 @@ def _reduction_axes(
     return axes
 
 
-def _closed_if_missing(
+def closed_if_missing(
     shardings: Sequence[Optional[TensorSharding]], ranks: Sequence[int], mesh_name: str
 ) -> tuple[TensorSharding, ...]:
     return tuple(s if s is not None else TensorSharding.fully_closed(mesh_name, r) for s, r in zip(shardings, ranks))
@@ -424,12 +424,12 @@ def process_op_with_rule(
             reshard_dot_result(op, in_shardings, out_shardings, rule, meshes)
         if not results or out_shardings[0] is None or not out_shardings[0].unreduced:
             return  # no reduction axes to all-reduce
-    op_mesh = _op_mesh(tuple(in_shardings + out_shardings), meshes)
+    op_mesh = common_op_mesh(tuple(in_shardings + out_shardings), meshes)
     if op_mesh is None:
         return
     # The shardings before any reshard, to project through the rule.
-    closed_in = _closed_if_missing(in_shardings, [rank(v) for v in operands], op_mesh.name)
-    closed_out = _closed_if_missing(out_shardings, [rank(v) for v in results], op_mesh.name)
+    closed_in = closed_if_missing(in_shardings, [rank(v) for v in operands], op_mesh.name)
+    closed_out = closed_if_missing(out_shardings, [rank(v) for v in results], op_mesh.name)
     common = None
     if full_version:
         projection = ShardingProjection.build(closed_in, closed_out, rule, op_mesh.mesh)

@@ -1,0 +1,17 @@
+// RUN: pysdy-opt %s -sdy-resolve-permutation-factors | filecheck %s
+// RUN: pysdy-opt %s -sdy-resolve-permutation-factors=enable-halo-exchange=false | filecheck %s
+// REQUIRES: permutation_factors_halo_pad_slice_reshape
+
+// From jax 0.11, a pad each device computes from its own shard stays sharded.
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+
+// CHECK-LABEL: func @pad_kept
+func.func @pad_kept(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<10x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+  // CHECK-NEXT: %[[CST:.*]] = stablehlo.constant
+  // CHECK-NEXT: %[[PAD:.*]] = stablehlo.pad %arg0, %[[CST]], low = [1, 0], high = [1, 0], interior = [0, 0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x8xf32>, tensor<f32>) -> tensor<10x8xf32>
+  // CHECK-NEXT: return %[[PAD]] : tensor<10x8xf32>
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.pad %arg0, %c, low = [1, 0], high = [1, 0], interior = [0, 0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x8xf32>, tensor<f32>) -> tensor<10x8xf32>
+  return %0 : tensor<10x8xf32>
+}
