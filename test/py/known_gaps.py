@@ -6,10 +6,6 @@ differs; the README and the closing notes count them.
 
 from __future__ import annotations
 
-RANDOM_EXPORT_WITH_COLLECTIVES = (
-    "a random module through jax 0.11's export pipeline with explicit collectives differs from pysdy's; not "
-    "investigated yet"
-)
 PLANNER_0_12 = (
     "jax 0.12's reshard-to-collectives plans some reshards as a full all-gather then an all-slice where 0.10 and "
     "0.11 use a collective permute or a sub-axis gather; pysdy plans as 0.11 does"
@@ -47,7 +43,6 @@ CALL_UNREDUCED = (
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
     "0.11": {
-        'test/py/export/test_explicit_reshards_random.py::test_pass_matches_cpp[export-input-export-with-collectives]': RANDOM_EXPORT_WITH_COLLECTIVES,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[propagate-to-func-results-data_flow_edges]': FUNC_RESULTS,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[propagate-to-func-results-manual_computation]': FUNC_RESULTS,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[propagate-to-func-results-manual_computation_edge_priority]': FUNC_RESULTS,
