@@ -147,6 +147,15 @@ def _align_axes_per_dim(axes_per_dim: list[list[AxisRef]], ordered_others: Seque
         _align_axes(axes, ordered_others, mesh)
 
 
+def align_sub_axes(first: list[list[AxisRef]], second: list[list[AxisRef]], mesh: Mesh) -> None:
+    """Shardy's `alignSubAxesByDecomposition`: splits the axes (per dimension) of each of two shardings where they
+    partly overlap an axis of the other, so two axes that overlap are equal."""
+    ordered_first = _sorted_axes([ref for axes in first for ref in axes])
+    ordered_second = _sorted_axes([ref for axes in second for ref in axes])
+    _align_axes_per_dim(first, ordered_second, mesh)
+    _align_axes_per_dim(second, ordered_first, mesh)
+
+
 def _axis_positions(axes_per_dim: Sequence[Sequence[AxisRef]]) -> dict[AxisRef, tuple[int, int]]:
     """Each axis -> (its dimension, its index there), first occurrence kept."""
     positions: dict[AxisRef, tuple[int, int]] = {}
@@ -192,10 +201,7 @@ class _Planner:
         self.capacity = [1] * len(self.in_axes)
         self.collectives: list[Collective] = []
 
-        ordered_in = _sorted_axes([ref for axes in self.in_axes for ref in axes])
-        ordered_out = _sorted_axes([ref for axes in self.out_axes for ref in axes])
-        _align_axes_per_dim(self.in_axes, ordered_out, mesh)
-        _align_axes_per_dim(self.out_axes, ordered_in, mesh)
+        align_sub_axes(self.in_axes, self.out_axes, mesh)
         # Dimensions resharded only once emptied: they keep their common prefix, and their out axes are hidden
         # (neither sliced nor a target) until then.
         self.uneven_dims = _unevenly_padded_dims(in_sharding, out_sharding, mesh, shape) if empty_uneven_dims else set()

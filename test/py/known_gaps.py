@@ -25,7 +25,6 @@ EMPTY_EDGES_0_12 = (
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
     "0.11": {
-        'test/py/export/test_explicit_reshards_random.py::test_pass_matches_cpp[export-input-export-with-collectives]': RANDOM_EXPORT_WITH_COLLECTIVES,
     },
     "0.12": {
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[insert-reshards-full-default-argmax_and_argmin]': ARGMAX_0_12,
