@@ -6,11 +6,6 @@ differs; the README and the closing notes count them.
 
 from __future__ import annotations
 
-RANDOM_EXPORT_WITH_COLLECTIVES = (
-    "from jax 0.11, the export pipeline with explicit collectives runs sdy-optimize-collectives, whose rewrite of a "
-    "collective permute followed by all-to-alls pysdy does not implement (it refuses with an error); some random "
-    "modules meet it"
-)
 ARGMAX_0_12 = (
     "jax 0.12's insert-explicit-reshards leaves an argmax-like reduce's partial results without an all-reduce "
     "(wrong values); pysdy refuses with an error on the reduce"
@@ -24,14 +19,12 @@ EMPTY_EDGES_0_12 = (
 
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
-    "0.11": {
-    },
+    "0.11": {},
     "0.12": {
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[insert-reshards-full-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-cmv1-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_export_after_propagation.py::test_export_after_propagation_matches_cpp[export-with-collectives-argmax_and_argmin]': ARGMAX_0_12,
-        'test/py/export/test_explicit_reshards_random.py::test_pass_matches_cpp[export-input-export-with-collectives]': RANDOM_EXPORT_WITH_COLLECTIVES,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[sink-data-flow-edges-debug-data_flow_edges]': EMPTY_EDGES_0_12,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[sink-data-flow-edges-debug-manual_computation]': EMPTY_EDGES_0_12,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[sink-data-flow-edges-debug-manual_computation_edge_priority]': EMPTY_EDGES_0_12,
