@@ -6,6 +6,7 @@ import pytest
 from export_cases import ALL as CASES
 from export_inputs import assert_same_output, corpus_before, pipeline_steps, print_after_pysdy, split_top_level
 from jax_corpus import program_names
+from line_side import when
 from oracle import cpp_output, cpp_pass_pipeline
 
 from pysdy import versions
@@ -180,19 +181,43 @@ def test_export_pipeline_dumps_match_cpp(program, options, tmp_path):
         assert (tmp_path / "pysdy" / name).read_text() == (tmp_path / "cpp" / name).read_text(), name
 
 
-@pytest.mark.parametrize("collectives", [False, True], ids=["minimal", "collectives"])
-def test_export_pipeline_dump_names_are_the_tables(collectives, tmp_path):
-    """jaxlib's pipeline names its dumps as versions.py says for the installed line."""
+def _cpp_dump_names(collectives: bool, directory) -> list[str]:
+    """The files jaxlib's export pipeline writes to `directory`, with or without explicit collectives."""
     text = corpus_before("default", "sdy-constant-or-scalar-merger")["mlp_forward"]
-    cpp_output(text, f"sdy-export-pipeline{{enable-insert-explicit-collectives={str(collectives).lower()} dump-directory={tmp_path}}}")
-    if versions.installed().export_dump_names_partitioner_passes:
-        partitioner = ["after_partitioner_passes"]
-    elif collectives:
-        partitioner = ["after_partitioner_with_global_shapes"]
-    else:
-        partitioner = ["after_minimal_partitioner_with_global_shapes"]
-    names = ["after_propagation"] + (["after_explicit_reshards"] if collectives else []) + partitioner
-    assert sorted(path.name for path in tmp_path.iterdir()) == [f"{i:02}.{name}.mlir" for i, name in enumerate(names)]
+    cpp_output(text, f"sdy-export-pipeline{{enable-insert-explicit-collectives={str(collectives).lower()} dump-directory={directory}}}")
+    return sorted(path.name for path in directory.iterdir())
+
+
+@when("export_dump_names_partitioner_passes", False)
+def test_cpp_names_the_partitioner_dump_after_global_shapes(tmp_path):
+    """Before jax 0.12: after the minimal partitioner, or with explicit collectives the full one, on global shapes."""
+    (tmp_path / "minimal").mkdir()
+    (tmp_path / "collectives").mkdir()
+    assert _cpp_dump_names(False, tmp_path / "minimal") == [
+        "00.after_propagation.mlir",
+        "01.after_minimal_partitioner_with_global_shapes.mlir",
+    ]
+    assert _cpp_dump_names(True, tmp_path / "collectives") == [
+        "00.after_propagation.mlir",
+        "01.after_explicit_reshards.mlir",
+        "02.after_partitioner_with_global_shapes.mlir",
+    ]
+
+
+@when("export_dump_names_partitioner_passes")
+def test_cpp_names_the_partitioner_dump_after_its_passes(tmp_path):
+    """From jax 0.12: after_partitioner_passes, with or without explicit collectives."""
+    (tmp_path / "minimal").mkdir()
+    (tmp_path / "collectives").mkdir()
+    assert _cpp_dump_names(False, tmp_path / "minimal") == [
+        "00.after_propagation.mlir",
+        "01.after_partitioner_passes.mlir",
+    ]
+    assert _cpp_dump_names(True, tmp_path / "collectives") == [
+        "00.after_propagation.mlir",
+        "01.after_explicit_reshards.mlir",
+        "02.after_partitioner_passes.mlir",
+    ]
 
 
 def test_export_pipeline_dump_to_missing_directory_is_reported_not_fatal(tmp_path, capfd):
