@@ -189,11 +189,20 @@ def _run_line_passes(text: str) -> tuple[str, ...]:
 
 
 def _is_pass(flag: str) -> bool:
-    """Whether the flag names a pass (a RUN line that checks the error for a misspelled one does not)."""
+    """Whether the flag names a pass the installed line accepts with its options (a RUN line that checks the error
+    for a misspelled pass, or for an option another jax line has, does not)."""
+    from pysdy.passes.pipeline import PipelineError
     from pysdy.passes.registry import all_passes
+    from pysdy.tools.pysdy_opt import UsageError, parse_args
 
     name = flag.lstrip("-").split("=")[0]
-    return name == "pass-pipeline" or name in all_passes() or name in PASS_FLAGS_UPSTREAM
+    if not (name == "pass-pipeline" or name in all_passes() or name in PASS_FLAGS_UPSTREAM):
+        return False
+    try:
+        parse_args([flag, "-"])
+    except (UsageError, PipelineError):
+        return False
+    return True
 
 
 def _random_module_seeds(count: int) -> list[Seed]:
