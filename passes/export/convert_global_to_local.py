@@ -2,7 +2,8 @@
 shapes, its sdy collectives into StableHLO collectives, its manual computations and sdy constants away, and fails
 on any other sdy op (a reshard, a sharding constraint, ...). pysdy does not implement that conversion: it leaves a
 module the C++ leaves as it is (no sdy op but meshes and named computations, no dimension sharded on more than
-one device) and refuses at the first op or function the C++ would rewrite or fail on.
+one device) and refuses at the first op or function the C++ would rewrite or fail on. Like the C++, it fails on a
+module given both more than one replica and more than one partition.
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ class ConvertGlobalToLocalPass(Pass):
     replica_count: int = option(1, "The number of replicas.", line_field="convert_global_to_local_device_counts")
 
     def run(self, op: ir.Operation) -> None:
+        if self.replica_count > 1 and self.partition_count > 1:
+            op.location.emit_error(
+                "Shardy partitioner convert_global_to_local does not support both replica_count > 1 and "
+                "partition_count > 1 yet."
+            )
+            raise PassFailure()
         meshes = MeshTable(op)
         for nested in nested_ops(op, pre_order=True)[1:]:
             reason = _conversion(nested, meshes)

@@ -234,3 +234,19 @@ func.func @second(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
   %0 = stablehlo.multiply %arg0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+func.func @sharded_rng(%arg0: tensor<2xui64>) -> (tensor<2xui64>, tensor<8xui32>) {
+  %0:2 = stablehlo.rng_bit_generator %arg0, algorithm = DEFAULT {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>, <@mesh, [{"x"}]>]>} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8xui32>)
+  return %0#0, %0#1 : tensor<2xui64>, tensor<8xui32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+func.func @replicated_rng(%arg0: tensor<2xui64>) -> (tensor<2xui64>, tensor<8xui32>) {
+  %0:2 = stablehlo.rng_bit_generator %arg0, algorithm = THREE_FRY {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>, <@mesh, [{}]>]>} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8xui32>)
+  return %0#0, %0#1 : tensor<2xui64>, tensor<8xui32>
+}

@@ -14,8 +14,9 @@ from jaxlib.mlir import ir, passmanager
 
 from child_process import ChildProcessCrash, in_child_process
 from jax_corpus import corpus, program_names
+from line_side import when
 from pysdy.dialects.context import make_context
-from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline, run_pipeline
 from pysdy.passes.registry import lookup_pass
 
 PASS = "sdy-convert-global-to-local"
@@ -70,6 +71,35 @@ def test_kept_as_cpp_or_refused(case):
 def test_cases_have_kept_and_converted_modules():
     kept = sum(_cpp_keeps(text, PASS) for text in CASES)
     assert 8 <= kept <= len(CASES) - 8
+
+
+@when("convert_global_to_local_device_counts")
+@pytest.mark.parametrize("counts", ["partition-count=4", "replica-count=2", "partition-count=0 replica-count=8"])
+@pytest.mark.parametrize("case", range(0, len(CASES), 4))
+def test_one_device_count_kept_as_cpp_or_refused(case, counts):
+    _assert_as_cpp(CASES[case], f"{PASS}{{{counts}}}")
+
+
+@when("convert_global_to_local_device_counts")
+@pytest.mark.parametrize("counts", ["partition-count=2 replica-count=2", "replica-count=3 partition-count=8"])
+@pytest.mark.parametrize("case", range(0, len(CASES), 4))
+def test_both_device_counts_fail_as_cpp(case, counts):
+    """From jax 0.11 the C++ fails on any module given more than one partition and more than one replica."""
+    pipeline = f"{PASS}{{{counts}}}"
+    expected = _cpp(CASES[case], pipeline)
+    assert "does not support both replica_count > 1 and partition_count > 1 yet." in expected
+    assert _pysdy(CASES[case], pipeline) == expected
+
+
+@when("convert_global_to_local_device_counts", False)
+@pytest.mark.parametrize("option", ["partition-count", "replica-count"])
+def test_device_count_options_are_unknown(option):
+    pipeline = f"{PASS}{{{option}=2}}"
+    with make_context():
+        with pytest.raises(ValueError, match=f"no such option {option}\n"):
+            passmanager.PassManager.parse(f"builtin.module({pipeline})")
+        with pytest.raises(PipelineError, match=f"no such option '{option}' for pass '{PASS}'"):
+            build_pass_manager(parse_pipeline(pipeline))
 
 
 @functools.cache

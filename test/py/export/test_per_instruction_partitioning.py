@@ -12,6 +12,7 @@ from jaxlib.mlir import ir, passmanager
 
 from child_process import ChildProcessCrash, in_child_process
 from jax_corpus import corpus, program_names
+from line_side import when
 from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline, run_pipeline
 from pysdy.versions import installed
@@ -91,14 +92,24 @@ def test_filter_selects_as_cpp(case, filter_):
     _assert_as_cpp(_FILTER_CASES[case], f"{PASS}{{filter={filter_}}}")
 
 
-@_needs_pass
+_CALLEE_CASE = next(case for case in CASES if "private @callee" in case)
+_CALLEE_FILTER = f"{PASS}{{filter=multiply}}"
+
+
+@when("per_instruction_main_function_only")
 def test_only_main_function_from_jax_0_12():
     """jax 0.12 partitions only `@main` (else the first public function): a filter naming an op of another function
     selects nothing there."""
-    text = next(case for case in CASES if "private @callee" in case)
-    pipeline = f"{PASS}{{filter=multiply}}"
-    assert _cpp_keeps(text, pipeline) == installed().per_instruction_main_function_only
-    _assert_as_cpp(text, pipeline)
+    assert _cpp_keeps(_CALLEE_CASE, _CALLEE_FILTER)
+    _assert_as_cpp(_CALLEE_CASE, _CALLEE_FILTER)
+
+
+@_needs_pass
+@when("per_instruction_main_function_only", False)
+def test_every_function_before_jax_0_12():
+    """jax 0.11 partitions the ops of every function: the filter selects the callee's multiply, which pysdy refuses."""
+    assert not _cpp_keeps(_CALLEE_CASE, _CALLEE_FILTER)
+    _assert_as_cpp(_CALLEE_CASE, _CALLEE_FILTER)
 
 
 @functools.cache
@@ -115,7 +126,7 @@ def test_kept_as_cpp_or_refused_on_exported_jax_programs(program):
     _assert_as_cpp(exported, PASS)
 
 
-@pytest.mark.skipif(_HAS_PASS, reason="jaxlib 0.11 on has sdy-per-instruction-partitioning")
+@when("per_instruction_partitioning", False)
 def test_pass_is_unknown_as_on_jaxlib_0_10():
     with make_context():
         with pytest.raises(ValueError, match="'sdy-per-instruction-partitioning' does not refer to a registered pass"):
@@ -124,16 +135,21 @@ def test_pass_is_unknown_as_on_jaxlib_0_10():
             build_pass_manager(parse_pipeline(PASS))
 
 
+_RNG_OPTION = f"{PASS}{{rng-bit-generator-unsafe=false}}"
+
+
+@when("per_instruction_rng_option")
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_rng_option_kept_as_cpp_or_refused(case):
+    """From jax 0.12 the pass takes `rng-bit-generator-unsafe`, in the C++ and in pysdy."""
+    _assert_as_cpp(CASES[case], _RNG_OPTION)
+
+
 @_needs_pass
-def test_rng_option_as_the_line():
-    """`rng-bit-generator-unsafe` exists from jax 0.12, in the C++ and in pysdy."""
-    pipeline = f"{PASS}{{rng-bit-generator-unsafe=false}}"
+@when("per_instruction_rng_option", False)
+def test_rng_option_is_unknown_before_jax_0_12():
     with make_context():
-        if installed().per_instruction_rng_option:
-            passmanager.PassManager.parse(f"builtin.module({pipeline})")
-            build_pass_manager(parse_pipeline(pipeline))
-        else:
-            with pytest.raises(ValueError, match="no such option rng-bit-generator-unsafe"):
-                passmanager.PassManager.parse(f"builtin.module({pipeline})")
-            with pytest.raises(PipelineError, match="no such option 'rng-bit-generator-unsafe'"):
-                build_pass_manager(parse_pipeline(pipeline))
+        with pytest.raises(ValueError, match="no such option rng-bit-generator-unsafe"):
+            passmanager.PassManager.parse(f"builtin.module({_RNG_OPTION})")
+        with pytest.raises(PipelineError, match="no such option 'rng-bit-generator-unsafe'"):
+            build_pass_manager(parse_pipeline(_RNG_OPTION))

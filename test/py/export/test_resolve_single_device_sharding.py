@@ -12,6 +12,7 @@ from jaxlib.mlir import ir, passmanager
 
 from child_process import ChildProcessCrash, in_child_process
 from jax_corpus import corpus, program_names
+from line_side import when
 from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline, run_pipeline
 from pysdy.versions import installed
@@ -117,17 +118,22 @@ def test_device_guard_type_is_the_lines():
 _COMPLEX_CASE = next(text for text in CASES if "@complex_result" in text)
 
 
-@_needs_pass
-def test_complex_results_as_the_line():
-    """jax 0.12 fills a complex result with complex zeros; jax 0.11's C++ crashes, and pysdy refuses."""
+@when("single_device_zeros_complex")
+def test_complex_results_get_complex_zeros():
+    """From jax 0.12 the other devices return complex zeros for a complex result."""
     actual = _pysdy(_COMPLEX_CASE)
-    if installed().single_device_zeros_complex:
-        assert "dense<(0.000000e+00,0.000000e+00)> : tensor<2xcomplex<f32>>" in actual
-        assert actual == _cpp(_COMPLEX_CASE)
-    else:
-        with pytest.raises(ChildProcessCrash):
-            _cpp(_COMPLEX_CASE)
-        assert "has a complex result (tensor<2xcomplex<f32>>)" in actual
+    assert "dense<(0.000000e+00,0.000000e+00)> : tensor<2xcomplex<f32>>" in actual
+    assert actual == _cpp(_COMPLEX_CASE)
+
+
+@_needs_pass
+@when("single_device_zeros_complex", False)
+def test_complex_results_refused_where_cpp_crashes():
+    """jax 0.11's C++ crashes making a complex result's zeros; pysdy refuses at the op."""
+    with pytest.raises(ChildProcessCrash):
+        _cpp(_COMPLEX_CASE)
+    actual = _pysdy(_COMPLEX_CASE)
+    assert actual.startswith("error: loc(") and "has a complex result (tensor<2xcomplex<f32>>)" in actual, actual
 
 
 @functools.cache
@@ -155,7 +161,7 @@ def test_host_callbacks_are_resolved(program):
     assert "stablehlo.if" in _cpp(_cpp_exported(program))
 
 
-@pytest.mark.skipif(_HAS_PASS, reason="jaxlib 0.11 on has sdy-resolve-single-device-sharding")
+@when("resolve_single_device_sharding", False)
 def test_pass_is_unknown_as_on_jaxlib_0_10():
     with make_context():
         with pytest.raises(ValueError, match="'sdy-resolve-single-device-sharding' does not refer to a registered pass"):
