@@ -60,7 +60,9 @@ def step_index(variant: str, pass_name: str) -> int:
 
 @in_child_process
 def _cpp_snapshots(text: str, steps: tuple[str, ...]) -> list[str] | None:
-    """The module before every C++ step, and after the last; None if a step fails."""
+    """The module before every C++ step, and after the last; None if a step fails. The list ends early, before the
+    first module jaxlib's own parser cannot read back (jax 0.12's debug steps print an empty
+    `#sdy.propagation_edges<[]>`), as no later pass can be given it."""
     with make_context():
         module = ir.Module.parse(text)
         texts = []
@@ -71,7 +73,13 @@ def _cpp_snapshots(text: str, steps: tuple[str, ...]) -> list[str] | None:
         except ir.MLIRError:
             return None
         texts.append(str(module))
-        return texts
+    for index, snapshot in enumerate(texts):
+        with make_context():
+            try:
+                ir.Module.parse(snapshot)
+            except ir.MLIRError:
+                return texts[:index]
+    return texts
 
 
 @functools.cache
@@ -80,7 +88,7 @@ def _snapshots(variant: str) -> dict[str, list[str]]:
 
     Programs the C++ pipeline fails on are left out (the C++ debug-info bookkeeping fails its own verifier on a
     few), and so, in the debug mode, are programs with sharding groups: jaxlib's C++ crashes on some of them or
-    records garbage origins.
+    records garbage origins. A program's list ends before a module jaxlib's parser cannot read back.
     """
     from jax_corpus import corpus
 
@@ -98,7 +106,7 @@ def _snapshots(variant: str) -> dict[str, list[str]]:
 def corpus_before(variant: str, pass_name: str | None) -> dict[str, str]:
     """Every corpus program as the C++ pipeline hands it to `pass_name` (None: after the whole pipeline)."""
     index = len(pipeline_steps(variant)) if pass_name is None else step_index(variant, pass_name)
-    return {name: texts[index] for name, texts in _snapshots(variant).items()}
+    return {name: texts[index] for name, texts in _snapshots(variant).items() if index < len(texts)}
 
 
 def print_after_pysdy(text: str, pipeline: str) -> str:
