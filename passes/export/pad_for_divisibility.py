@@ -1,7 +1,7 @@
 """`sdy-pad-for-divisibility`: jaxlib's Shardy pads each tensor whose sharding does not divide its shape to a
 divisible shape (masking the padding where an op would read it). pysdy checks what the C++ checks first, a function
-argument or result with a non-divisible sharding (the C++'s error), and refuses any other non-divisible sharding
-(it does not implement the padding); a module without one is left as it is, as the C++ leaves it.
+argument or result with a non-divisible sharding (the C++'s error, then its conversion's), and refuses any other
+non-divisible sharding (it does not implement the padding); a module without one is left as it is, as the C++ leaves it.
 """
 
 from __future__ import annotations
@@ -43,6 +43,11 @@ def _check_function_io(func: ir.Operation, meshes: MeshTable) -> None:
                 func.location.emit_error(
                     f"'func.func' op {kind} #{index} has a non-divisible sharding. "
                     "Shardy expects function IO to be divisible."
+                )
+                # Shardy's conversion then fails on the function (printed without its body).
+                func.location.emit_error(
+                    "failed to legalize operation 'func.func' that was explicitly marked illegal: "
+                    + func.get_asm(print_generic_op_form=True, skip_regions=True, assume_verified=True)
                 )
                 raise PassFailure()
 

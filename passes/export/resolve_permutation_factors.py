@@ -10,7 +10,8 @@ pysdy refuses, with an error on the op, what it does not implement: jaxlib's hal
 reverse; from jax 0.11 a pad or slice needing its neighbours' data or sharded unevenly, and any sharded reshape),
 and the replications where jaxlib's Shardy departs from the plain rule in ways pysdy does not follow (an op with
 unreduced axes or more shards than elements in a dimension; from jax 0.12 a sharded convolution, or a dynamic update
-slice whose result alone would be resharded). Where jaxlib's Shardy crashes, pysdy refuses too.
+slice whose result alone would be resharded). Where jaxlib's Shardy crashes (as on any op of an unregistered
+dialect), pysdy refuses too.
 """
 
 from __future__ import annotations
@@ -260,6 +261,9 @@ class ResolvePermutationFactorsPass(Pass):
         meshes = MeshTable(op)
         symbols = MeshSymbols(op)
         for nested in nested_ops(op):
+            if not nested.context.is_registered_operation(nested.name):
+                # jaxlib's Shardy crashes here: it asks each op for its dialect, which an unregistered one lacks.
+                _refuse(nested, f"'{nested.name}' is an op of an unregistered dialect")
             if nested.has_trait(ir.IsTerminatorTrait) or not nested.name.startswith("stablehlo."):
                 continue
             if nested.name == "stablehlo.reshape" and line.permutation_factors_halo_pad_slice_reshape:

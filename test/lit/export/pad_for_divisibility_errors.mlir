@@ -1,11 +1,12 @@
 // RUN: pysdy-opt %s -sdy-pad-for-divisibility -split-input-file -verify-diagnostics
 
-// A function argument or result with a non-divisible sharding is the C++'s error; any other non-divisible sharding
-// is refused (pysdy does not implement the padding).
+// A function argument or result with a non-divisible sharding is the C++'s error (followed by its conversion's);
+// any other non-divisible sharding is refused (pysdy does not implement the padding).
 
 sdy.mesh @mesh = <["x"=2, "y"=2]>
 
-// expected-error@+1 {{'func.func' op argument #1 has a non-divisible sharding. Shardy expects function IO to be divisible.}}
+// expected-error@+2 {{'func.func' op argument #1 has a non-divisible sharding. Shardy expects function IO to be divisible.}}
+// expected-error@+1 {{failed to legalize operation 'func.func' that was explicitly marked illegal: "func.func"() <{arg_attrs = [{}, {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}], function_type = (tensor<8x8xf32>, tensor<7x8xf32>) -> tensor<7x8xf32>, res_attrs = [{sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}], sym_name = "non_divisible_argument"}> ({...}) : () -> ()}}
 func.func @non_divisible_argument(%arg0: tensor<8x8xf32>, %arg1: tensor<7x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<7x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
   return %arg1 : tensor<7x8xf32>
 }
@@ -14,7 +15,8 @@ func.func @non_divisible_argument(%arg0: tensor<8x8xf32>, %arg1: tensor<7x8xf32>
 
 sdy.mesh @mesh = <["x"=2, "y"=2]>
 
-// expected-error@+1 {{'func.func' op result #0 has a non-divisible sharding. Shardy expects function IO to be divisible.}}
+// expected-error@+2 {{'func.func' op result #0 has a non-divisible sharding. Shardy expects function IO to be divisible.}}
+// expected-error@+1 {{failed to legalize operation 'func.func' that was explicitly marked illegal: "func.func"() <{function_type = (tensor<8x8xf32>) -> tensor<7x8xf32>, res_attrs = [{sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}], sym_name = "non_divisible_result"}> ({...}) : () -> ()}}
 func.func @non_divisible_result(%arg0: tensor<8x8xf32>) -> (tensor<7x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
   %0 = stablehlo.slice %arg0 [0:7, 0:8] : (tensor<8x8xf32>) -> tensor<7x8xf32>
   return %0 : tensor<7x8xf32>

@@ -67,16 +67,21 @@ func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"},
 SINGLE_OP_SEEDS = range(40)
 
 
+def _errors(error: ir.MLIRError) -> str:
+    """Every error of a failed run, with its location (the C++ follows a function-IO error with its conversion's)."""
+    return "error: " + "\n".join(f"{d.location}: {d.message}" for d in error.error_diagnostics)
+
+
 @in_child_process
 def _cpp_outcome(text: str, pipeline: str) -> str:
-    """The C++ pass's printed module, or its first error; a fresh context each time (a failed run of this pass
+    """The C++ pass's printed module, or its errors; a fresh context each time (a failed run of this pass
     leaves its context printing later modules empty)."""
     with make_context():
         module = ir.Module.parse(text)
         try:
             passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
         except ir.MLIRError as error:
-            return f"error: {error.error_diagnostics[0].message}"
+            return _errors(error)
         return str(module)
 
 
@@ -84,7 +89,7 @@ def _pysdy_outcome(text: str) -> str:
     try:
         return print_after_pysdy(text, PIPELINE)
     except ir.MLIRError as error:
-        return f"error: {error.error_diagnostics[0].message}"
+        return _errors(error)
 
 
 def _printed(text: str) -> str:

@@ -20,6 +20,7 @@ from jaxlib.mlir import ir
 from oracle import cpp_output
 
 from child_process import ChildProcessCrash
+from line_side import when
 from propagation.single_op_modules import MORE_OP_GENERATORS, OP_GENERATORS, valid_random_module
 from pysdy import versions
 from pysdy.dialects.context import make_context
@@ -145,3 +146,67 @@ def test_reverse_mirrors_the_lines_tensor(case):
 def test_communication_free_pad_stays_sharded_from_jax_0_11():
     output = print_after_pysdy(CASES["pad_communication_free"], PIPELINES["replicate"])
     assert ("sdy.reshard" not in output) == versions.installed().permutation_factors_halo_pad_slice_reshape
+
+
+# A pad whose operand has no sharding, with halo exchange off: jax 0.11's Shardy aborts when it asks whether the
+# pad's dimensions need communication; 0.10 replicates the padded dimension, 0.12 leaves the pad as it is.
+PAD_OF_UNSHARDED_OPERAND = """sdy.mesh @mesh = <["x"=2]>
+func.func @pad_of_unsharded_operand(%arg0: tensor<8xf32>, %arg1: tensor<f32>) -> tensor<12xf32> {
+  %0 = stablehlo.pad %arg0, %arg1, low = [2], high = [2], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8xf32>, tensor<f32>) -> tensor<12xf32>
+  return %0 : tensor<12xf32>
+}
+"""
+# A reshape whose result alone has a sharding: jax 0.11's Shardy aborts checking that both sides have one.
+RESHAPE_OF_UNSHARDED_OPERAND = """sdy.mesh @mesh = <["x"=2]>
+func.func @reshape_of_unsharded_operand(%arg0: tensor<8x4xf32>) -> tensor<32xf32> {
+  %0 = stablehlo.reshape %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8x4xf32>) -> tensor<32xf32>
+  return %0 : tensor<32xf32>
+}
+"""
+
+
+@when("permutation_factors_crash_on_missing_shardings", True)
+@pytest.mark.parametrize(
+    "text,pipeline,error",
+    [
+        (PAD_OF_UNSHARDED_OPERAND, PIPELINES["replicate"], "the 'stablehlo.pad' operand has no sharding"),
+        (RESHAPE_OF_UNSHARDED_OPERAND, PIPELINES["halo"], "the reshape's operand and result are not both sharded"),
+    ],
+    ids=["pad", "reshape"],
+)
+def test_missing_sharding_where_the_cpp_aborts_is_refused(text, pipeline, error):
+    with pytest.raises(ChildProcessCrash):
+        cpp_output(text, pipeline)
+    with pytest.raises(ir.MLIRError) as refusal:
+        print_after_pysdy(text, pipeline)
+    first = refusal.value.error_diagnostics[0]
+    assert (str(first.location), first.message) == ('loc("-":3:8)', f"sdy-resolve-permutation-factors: {error}")
+
+
+@when("permutation_factors_crash_on_missing_shardings", False)
+def test_pad_of_unsharded_operand_is_resolved_as_the_cpp_does():
+    expected = cpp_output(PAD_OF_UNSHARDED_OPERAND, PIPELINES["replicate"])
+    assert print_after_pysdy(PAD_OF_UNSHARDED_OPERAND, PIPELINES["replicate"]) == expected
+
+
+# A dynamic update slice whose operand needs no reshard while its result would lose "x" on the sliced dimension.
+DUS_RESULT_ALONE = """sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @dus_result_alone(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}, %arg1: tensor<2x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}, %arg2: tensor<i32>, %arg3: tensor<i32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.dynamic_update_slice %arg0, %arg1, %arg2, %arg3 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} : (tensor<8x8xf32>, tensor<2x8xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+"""
+
+
+@when("permutation_factors_dus_result_follows_operand", True)
+def test_dus_result_alone_is_left_by_the_cpp_and_refused():
+    """From jax 0.12 the C++ leaves such a result sharded (pysdy does not know its rule there and refuses)."""
+    assert cpp_output(DUS_RESULT_ALONE, PIPELINES["halo"]) == _unchanged(DUS_RESULT_ALONE)
+    with pytest.raises(ir.MLIRError) as refusal:
+        print_after_pysdy(DUS_RESULT_ALONE, PIPELINES["halo"])
+    first = refusal.value.error_diagnostics[0]
+    assert (str(first.location), first.message) == (
+        'loc("-":3:8)',
+        "sdy-resolve-permutation-factors: pysdy does not implement replicating the result of a "
+        "'stablehlo.dynamic_update_slice' alone",
+    )
