@@ -17,6 +17,8 @@ from jaxlib.mlir import ir
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 from jaxlib.mlir.dialects import chlo, mhlo, sdy, stablehlo
 
+from pysdy.dialects.ir_memo import use_context
+
 
 def make_context(allow_unregistered_dialects: bool = False) -> ir.Context:
     """Returns a fresh context with every dialect a JAX-lowered module may use.
@@ -36,4 +38,7 @@ def make_context(allow_unregistered_dialects: bool = False) -> ir.Context:
     stablehlo.register_dialect(context)
     mhlo.register_mhlo_dialect(context)
     chlo.register_dialect(context)
+    # pysdy's next work is in this context: memos of an earlier one would keep it alive (work that builds IR
+    # objects without running a pass, such as a test's module generator, never reaches a pass's `use_context`).
+    use_context(context)
     return context
