@@ -94,7 +94,8 @@ class JaxLine:
     # handles reshapes; before, every other sharded pad or slice dimension was replicated and reshapes were left alone.
     permutation_factors_halo_pad_slice_reshape: bool
     # `sdy-resolve-permutation-factors` aborts on a pad whose operand has no sharding (when it checks whether its
-    # dimensions need communication) and on a reshape of which only one side has a sharding.
+    # dimensions need communication) and on a reshape of which only one side has a sharding (0.12 still aborts on
+    # such reshapes and on some others; pysdy refuses every sharded reshape on both lines).
     permutation_factors_crash_on_missing_shardings: bool
     # `sdy-resolve-permutation-factors` leaves a `stablehlo.dynamic_update_slice` result's sharding where its operand
     # needs no reshard (pysdy refuses those); before, the result was resharded like any other tensor.
