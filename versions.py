@@ -35,6 +35,11 @@ class JaxLine:
     all_reduce_follows_reduce_body: bool
     # ... but leaves those of a reduce of several inputs with a mixed body (an argmax) unreduced (pysdy refuses).
     mixed_reduce_left_unreduced: bool
+    # The full `sdy-insert-explicit-reshards` leaves a reshape whose axes do not divide a factor they shard (overflow
+    # axes) as it is when its operand and result shardings split its row-major elements alike as if every dimension
+    # divided evenly (each axis after as many blocks on both sides, consecutive sub-axes merged; the same replicated
+    # axes), for `sdy-resolve-permutation-factors` to reshard; before, it redistributed the axes as for any overflow.
+    explicit_reshards_keep_reshapes_split_alike: bool
     # `sdy-reshard-to-collectives` leaves a reshard from or to a maximal mesh as it is (0.10 drops one between
     # maximal meshes and fails on one between a maximal sharding and a sharding with dimensions).
     reshards_keep_maximal_meshes: bool
@@ -196,6 +201,7 @@ _JAX_0_10 = JaxLine(
     inline_meshes_in_replica_groups=False,
     all_reduce_follows_reduce_body=False,
     mixed_reduce_left_unreduced=False,
+    explicit_reshards_keep_reshapes_split_alike=False,
     reshards_keep_maximal_meshes=False,
     reshards_around_single_device_ops=False,
     reshards_empty_unevenly_padded_dims=False,
@@ -279,6 +285,7 @@ _JAX_0_12 = dataclasses.replace(
     line=(0, 12),
     tested="0.12.0.1",
     mixed_reduce_left_unreduced=True,
+    explicit_reshards_keep_reshapes_split_alike=True,
     reshards_empty_unevenly_padded_dims=True,
     func_call_reshards_unreduced="left",
     export_dump_names_partitioner_passes=True,

@@ -3,13 +3,18 @@
 
 The axes of the more sharded side (operand or result, counting overflow
 axes) are handed again to the factors of each side, factor by factor across
-all dimensions; each factor then keeps what both sides agree on.
+all dimensions; each factor then keeps what both sides agree on. Since jax 0.12
+a reshape whose two shardings would split its elements alike if every
+dimension divided evenly is left as it is (`sdy-resolve-permutation-factors`
+reshards it later).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
+from pysdy import versions
 from pysdy.dialects.sdy import AxisRef, Mesh, OpShardingRule, TensorMapping, TensorSharding
 from pysdy.passes.export.reshard_ir import is_equivalent
 from pysdy.passes.propagation import axis_refs
@@ -64,6 +69,43 @@ def _check_written_back_factors(
                 break
 
 
+def _element_blocks(
+    sharding: TensorSharding, mapping: TensorMapping, rule: OpShardingRule, mesh: Mesh
+) -> list[tuple[int, AxisRef]]:
+    """Each axis of the sharding with the number of blocks the tensor's row-major elements are in before it splits
+    them (the dimensions before its own, then the axes before it in its dimension), consecutive sub-axes merged:
+    what the sharding does to the elements when every dimension divides evenly."""
+    blocks: list[tuple[int, AxisRef]] = []
+    before_dim = 1
+    for dim_sharding, dim_factors in zip(sharding.dims, mapping):
+        before = before_dim
+        for ref in dim_sharding.axes:
+            last_before, last_ref = blocks[-1] if blocks else (0, None)
+            follows_last = last_ref is not None and last_before * last_ref.size(mesh) == before
+            if follows_last and axis_refs.can_merge(last_ref, ref):
+                blocks[-1] = (last_before, axis_refs.merge(last_ref, ref, mesh))
+            else:
+                blocks.append((before, ref))
+            before *= ref.size(mesh)
+        before_dim *= math.prod(rule.factor_sizes[factor] for factor in dim_factors)
+    return blocks
+
+
+def _split_alike(
+    operand_sharding: Optional[TensorSharding],
+    result_sharding: Optional[TensorSharding],
+    rule: OpShardingRule,
+    mesh: Mesh,
+) -> bool:
+    """Whether the operand and result shardings split the elements alike as if every dimension divided evenly, with
+    the same replicated axes."""
+    if operand_sharding is None or result_sharding is None or operand_sharding.replicated != result_sharding.replicated:
+        return False
+    return _element_blocks(operand_sharding, rule.operand_mappings[0], rule, mesh) == _element_blocks(
+        result_sharding, rule.result_mappings[0], rule, mesh
+    )
+
+
 def reshape_common_axes(
     projection: ShardingProjection,
     operand_sharding: Optional[TensorSharding],
@@ -72,10 +114,15 @@ def reshape_common_axes(
     mesh_name: str,
     mesh: Mesh,
 ) -> tuple[list[list[AxisRef]], bool, bool]:
-    """Settles the projection on one sharding per factor; returns it and whether the operand and the result change.
+    """Settles the projection on one sharding per factor; returns it and whether the operand and the result change
+    (neither, from jax 0.12, where the two shardings split the elements alike).
 
     Raises `UnshardableReshapeError` where Shardy's C++ reads a factor sharding that does not exist (and crashes).
     """
+    if versions.installed().explicit_reshards_keep_reshapes_split_alike and _split_alike(
+        operand_sharding, result_sharding, rule, mesh
+    ):
+        return projection.greatest_common_prefix_axes(rule.num_factors), False, False
     operand, result = projection.operands[0], projection.results[0]
     preferred = operand if operand.sharding_size(mesh) >= result.sharding_size(mesh) else result
     axes = _axes_by_factor(preferred, rule.num_factors)

@@ -10,11 +10,6 @@ ARGMAX_0_12 = (
     "jax 0.12's insert-explicit-reshards leaves an argmax-like reduce's partial results without an all-reduce "
     "(wrong values); pysdy refuses with an error on the reduce"
 )
-RESHAPE_OVERFLOW_0_12 = (
-    "jax 0.12's full insert-explicit-reshards keeps a reshape whose axes do not divide a factor they shard (e.g. "
-    "tensor<8xf32> on y=3 to tensor<4x2xf32> with y on dim 0) as it is, where 0.10 and 0.11 reshard both sides; "
-    "pysdy does as 0.11 (first differing slow seed: 135)"
-)
 EMPTY_EDGES_0_12 = (
     "jax 0.12's sink-data-flow-edges writes an empty #sdy.propagation_edges<[]> that jaxlib's own parser rejects;"
     " pysdy refuses to write it, as the bindings cannot build it: no builder, the parser rejects it, bytecode keeps"
@@ -26,8 +21,6 @@ EMPTY_EDGES_0_12 = (
 KNOWN_GAPS: dict[str, dict[str, str]] = {
     "0.11": {},
     "0.12": {
-        'test/py/export/test_explicit_reshards_random.py::test_pass_matches_cpp_on_more_seeds[propagated-full]': RESHAPE_OVERFLOW_0_12,
-        'test/py/export/test_explicit_reshards_random.py::test_pass_matches_cpp_on_more_seeds[export-input-export-with-collectives]': RESHAPE_OVERFLOW_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[insert-reshards-full-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-cmv1-default-argmax_and_argmin]': ARGMAX_0_12,

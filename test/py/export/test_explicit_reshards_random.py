@@ -10,7 +10,9 @@ Four sources of modules, each drawn from a seed:
 - "single-op": one op with random shardings (sub-axes, replicated and unreduced axes, non-divisible dimensions,
   reshapes whose dimensions span several factors, dots, reductions, gathers, scatters, sorts, convolutions...);
 - "unreduced-target": a value meeting a function result or reshard with unreduced axes it does not have
-  (unreduced_target_modules.py).
+  (unreduced_target_modules.py);
+- "overflow-reshape": one reshape whose shardings have axes that do not divide the factors they shard, half of them
+  with the same axes on both sides (overflow_reshape_modules.py).
 
 Where jaxlib's C++ crashes the process (it reads past its factor map on some reshapes with overflow axes, and
 aborts on unreduced axes its checks reject, or meeting a sharding on another mesh), pysdy must refuse with its diagnostic; the C++ is not run
@@ -30,6 +32,7 @@ from jaxlib.mlir import ir
 
 from propagation.random_modules import random_module
 from propagation.single_op_modules import MORE_OP_GENERATORS, OP_GENERATORS, valid_random_module
+from overflow_reshape_modules import overflow_reshape_module
 from unreduced_target_modules import unreduced_target_module
 from pysdy.dialects.context import make_context
 
@@ -83,6 +86,7 @@ SOURCES: dict[str, Callable[[int], str | None]] = {
     "export-input": _export_input,
     "single-op": _single_op,
     "unreduced-target": unreduced_target_module,
+    "overflow-reshape": overflow_reshape_module,
 }
 # (source, pipeline) pairs.
 CASES = [
@@ -91,6 +95,7 @@ CASES = [
     for pipeline in ("full", "default")
 ]
 CASES.append(("export-input", "export-with-collectives"))
+CASES.append(("overflow-reshape", "full"))
 
 
 def _outcome(run: Callable[[str, str], str], text: str, pipeline: str) -> str:
