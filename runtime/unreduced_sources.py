@@ -23,6 +23,7 @@ from pysdy.dialects.sdy import AxisRef, TensorSharding
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.value_shardings import get_sharding
+from pysdy.passes.diagnostics import warnings_dropped
 from pysdy.passes.propagation.axis_refs import overlaps
 from pysdy.passes.propagation.rules.registry import create_rule
 from pysdy.runtime.errors import RuntimeInputError
@@ -31,7 +32,9 @@ from pysdy.runtime.errors import RuntimeInputError
 def refuse_unreduced_from_replicated(module: ir.Module) -> None:
     """Raises RuntimeInputError at the first op that makes an axis unreduced from operands replicated along it."""
     for op in nested_ops(module.operation):
-        for index, result, partial in _results_and_partial_axes(op):
+        with warnings_dropped():  # reading rules again must not warn about unknown ops a second time
+            judged = _results_and_partial_axes(op)
+        for index, result, partial in judged:
             if result is None:
                 continue
             made = [ref for ref in result.unreduced if not any(overlaps(ref, source) for source in partial)]
