@@ -115,6 +115,10 @@ class JaxLine:
     import_calls_after_func_edges: bool
     # `sdy-apply-sharding-constraints` looks up the module's `@main` function and aborts when there is none.
     apply_sharding_constraints_needs_main: bool
+    # `sdy-apply-sharding-constraints` treats a function data-flow edge (`sdy.func_data_flow_edge`) as a data-flow
+    # target: a constraint on it, or a manual computation's in_sharding, stays a constraint its uses go through (before,
+    # the edge took the sharding).
+    apply_sharding_constraints_func_edges_are_targets: bool
     # `sdy-drop-sharding-and-mesh` keeps meshes still referenced (and has `keep-module-sharding-metadata`).
     drop_sharding_keeps_referenced_meshes: bool
     drop_sharding_keep_metadata_option: bool
@@ -228,6 +232,7 @@ _JAX_0_10 = JaxLine(
     lift_meshes_single_device_names_option=False,
     import_calls_after_func_edges=False,
     apply_sharding_constraints_needs_main=False,
+    apply_sharding_constraints_func_edges_are_targets=False,
     drop_sharding_keeps_referenced_meshes=False,
     drop_sharding_keep_metadata_option=False,
     dynamic_update_slice_permutes_sliced_dims=False,
@@ -299,6 +304,7 @@ _JAX_0_12 = dataclasses.replace(
     lift_meshes_single_device_names_option=True,
     import_calls_after_func_edges=True,
     apply_sharding_constraints_needs_main=True,
+    apply_sharding_constraints_func_edges_are_targets=True,
     drop_sharding_keep_metadata_option=True,
     pad_permutes_every_padded_dim=True,
     reshape_size_one_dims_need_replication=True,

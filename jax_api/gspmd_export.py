@@ -7,6 +7,7 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.context import make_context
+from pysdy.runtime.errors import RuntimeInputError
 from pysdy.runtime.pysdy_passes import prepare_for_xla, propagate
 
 
@@ -39,6 +40,8 @@ def export_for_gspmd(module_text: str, module_name: str = "module") -> GspmdExpo
             dropped = prepare_for_xla(module, "gspmd")
         except ir.MLIRError as error:
             raise PysdyExportError(_failure_message(module_name, error)) from None
+        except RuntimeInputError as error:
+            raise PysdyExportError(f"pysdy cannot hand '{module_name}' to XLA:\n  {error}") from None
         return GspmdExport(module.operation.get_asm(enable_debug_info=True), tuple(dropped))
 
 

@@ -1,7 +1,7 @@
 """What pysdy does to a module before XLA gets it: import from GSPMD form, propagation, and the route's hand-off form.
 
 Used by the runtime (`pysdy-run`) and by `pysdy.jax`, so both hand XLA the
-same module. Failures are the passes' `ir.MLIRError`s; callers word them.
+same module. Failures are the passes' `ir.MLIRError`s, which callers word, and RuntimeInputError.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+from pysdy.runtime.unreduced_sources import refuse_unreduced_from_replicated
 from pysdy.runtime.xla_limits import drop_shardings_xla_rejects, reshards_as_constraints
 
 ROUTES = ("gspmd", "sdy")
@@ -35,11 +36,14 @@ def propagate(module: ir.Module) -> list[str]:
 def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     """Turns a propagated module into what XLA compiles on `route`; returns a note per sharding changed for XLA.
 
-    gspmd: `xla-sdy-stablehlo-export-pipeline`, then the `mhlo.sharding`s XLA
+    gspmd: a module that makes unreduced axes out of replicated values is
+    refused (RuntimeInputError, see unreduced_sources.py), else
+    `xla-sdy-stablehlo-export-pipeline`, then the `mhlo.sharding`s XLA
     rejects are dropped (so its partitioner chooses them). sdy: reshards become
     constraints and the `sdy.sharding`s XLA rejects are dropped.
     """
     if route == "gspmd":
+        refuse_unreduced_from_replicated(module)
         run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
         return drop_shardings_xla_rejects(module, "mhlo.sharding")
     return reshards_as_constraints(module) + drop_shardings_xla_rejects(module, "sdy.sharding")

@@ -17,6 +17,7 @@ from pysdy.passes.common.values import insertion_point_after, rank
 from pysdy.passes.diagnostics import warnings_dropped
 from pysdy.passes.import_.symbols import symbol_name
 from pysdy.passes.propagation.debug_info import PropagationDebugInfo, UserShardings
+from pysdy.passes.propagation.func_data_flow_edges import FUNC_EDGE_OP
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.sharding_graph import ShardingGraph
 from pysdy.passes.registry import Pass, PassFailure, option, register_pass
@@ -60,7 +61,9 @@ def _should_apply(value: ir.Value, sharding: ir.Attribute) -> bool:
 
 
 def _is_data_flow_target(value: ir.Value) -> bool:
-    defined_by_edge = isinstance(value, ir.OpResult) and value.owner.name == EDGE_OP
+    func_edges_too = versions.installed().apply_sharding_constraints_func_edges_are_targets
+    edges = {EDGE_OP, FUNC_EDGE_OP} if func_edges_too else {EDGE_OP}
+    defined_by_edge = isinstance(value, ir.OpResult) and value.owner.name in edges
     return defined_by_edge or edge_of_target(value) is not None
 
 

@@ -1,0 +1,69 @@
+// RUN: pysdy-opt %s -sdy-add-func-data-flow-edges -sdy-apply-sharding-constraints -split-input-file | filecheck %s
+// REQUIRES: apply_sharding_constraints_func_edges_are_targets
+
+// From jax 0.12, a function argument's data-flow edge is a data-flow target: the constraint stays, and all its uses go through it.
+
+// A manual computation's in_sharding on an argument becomes a constraint between the edge and the computation.
+// CHECK: sdy.mesh @mesh = <["x"=2]>
+// CHECK-LABEL: func.func @main(
+// CHECK-SAME:      %arg0: tensor<8xf32>) -> tensor<16xf32> {
+// CHECK-NEXT:    %0 = call @manual_computation_on_argument(%arg0) : (tensor<8xf32>) -> tensor<16xf32>
+// CHECK-NEXT:    %1 = sdy.func_data_flow_edge %0 : tensor<16xf32>
+// CHECK-NEXT:    return %1 : tensor<16xf32>
+// CHECK-NEXT:  }
+// CHECK-LABEL: func.func private @manual_computation_on_argument(
+// CHECK-SAME:      %arg0: tensor<8xf32>) -> tensor<16xf32> {
+// CHECK-NEXT:    %0 = sdy.func_data_flow_edge %arg0 : tensor<8xf32>
+// CHECK-NEXT:    %1 = sdy.sharding_constraint %0 <@mesh, [{}]> : tensor<8xf32>
+// CHECK-NEXT:    %2 = sdy.manual_computation(%1) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%arg1: tensor<8xf32>) {
+// CHECK-NEXT:      sdy.return %arg1 : tensor<8xf32>
+// CHECK-NEXT:    } : (tensor<8xf32>) -> tensor<16xf32>
+// CHECK-NEXT:    return %2 : tensor<16xf32>
+// CHECK-NEXT:  }
+sdy.mesh @mesh = <["x"=2]>
+
+func.func @main(%arg0: tensor<8xf32>) -> tensor<16xf32> {
+  %0 = call @manual_computation_on_argument(%arg0) : (tensor<8xf32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+func.func private @manual_computation_on_argument(%arg0: tensor<8xf32>) -> tensor<16xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%arg1: tensor<8xf32>) {
+    sdy.return %arg1 : tensor<8xf32>
+  } : (tensor<8xf32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+// -----
+
+// A constraint on an argument: the argument's other use (the negate) goes through it too.
+// CHECK: sdy.mesh @mesh = <["x"=2]>
+// CHECK-LABEL: func.func @main(
+// CHECK-SAME:      %arg0: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT:    %0 = call @constraint_on_argument(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    %1 = sdy.func_data_flow_edge %0 : tensor<8xf32>
+// CHECK-NEXT:    return %1 : tensor<8xf32>
+// CHECK-NEXT:  }
+// CHECK-LABEL: func.func private @constraint_on_argument(
+// CHECK-SAME:      %arg0: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT:    %0 = sdy.func_data_flow_edge %arg0 : tensor<8xf32>
+// CHECK-NEXT:    %1 = sdy.sharding_constraint %0 <@mesh, [{"x"}]> : tensor<8xf32>
+// CHECK-NEXT:    %2 = stablehlo.abs %1 : tensor<8xf32>
+// CHECK-NEXT:    %3 = stablehlo.negate %1 : tensor<8xf32>
+// CHECK-NEXT:    %4 = stablehlo.add %2, %3 : tensor<8xf32>
+// CHECK-NEXT:    return %4 : tensor<8xf32>
+// CHECK-NEXT:  }
+sdy.mesh @mesh = <["x"=2]>
+
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = call @constraint_on_argument(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+func.func private @constraint_on_argument(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.sharding_constraint %arg0 <@mesh, [{"x"}]> : tensor<8xf32>
+  %1 = stablehlo.abs %0 : tensor<8xf32>
+  %2 = stablehlo.negate %arg0 : tensor<8xf32>
+  %3 = stablehlo.add %1, %2 : tensor<8xf32>
+  return %3 : tensor<8xf32>
+}
