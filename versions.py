@@ -119,8 +119,9 @@ class JaxLine:
     # target: a constraint on it, or a manual computation's in_sharding, stays a constraint its uses go through (before,
     # the edge took the sharding).
     apply_sharding_constraints_func_edges_are_targets: bool
-    # `sdy-drop-sharding-and-mesh` keeps meshes still referenced (and has `keep-module-sharding-metadata`).
+    # `sdy-drop-sharding-and-mesh` keeps the meshes that are still referenced.
     drop_sharding_keeps_referenced_meshes: bool
+    # `sdy-drop-sharding-and-mesh` has the `keep-module-sharding-metadata` option.
     drop_sharding_keep_metadata_option: bool
     # --- Shardy's op sharding rules ---
     # A dimension `stablehlo.dynamic_update_slice` updates in part has permutation factors on both sides (the
