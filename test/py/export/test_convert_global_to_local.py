@@ -10,13 +10,14 @@ import os
 import re
 
 import pytest
-from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir import passmanager
 
+import located_outcomes
 from child_process import ChildProcessCrash, in_child_process
 from jax_corpus import corpus, program_names
 from line_side import when
 from pysdy.dialects.context import make_context
-from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline, run_pipeline
+from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline
 from pysdy.passes.registry import lookup_pass
 
 PASS = "sdy-convert-global-to-local"
@@ -27,38 +28,18 @@ with open(os.path.join(os.path.dirname(__file__), "convert_global_to_local_cases
     CASES = [case.strip() for case in _file.read().split("// -----")]
 
 
-def _outcome(text: str, run) -> str:
-    """The printed module, or `error: ` and every error as `location: message`."""
-    with make_context():
-        module = ir.Module.parse(text)
-        try:
-            run(module)
-        except ir.MLIRError as error:
-            return "error: " + "\n".join(f"{d.location}: {d.message}" for d in error.error_diagnostics)
-        return module.operation.get_asm(enable_debug_info=True)
-
-
-@in_child_process
-def _cpp(text: str, pipeline: str) -> str:
-    return _outcome(text, lambda m: passmanager.PassManager.parse(f"builtin.module({pipeline})").run(m.operation))
-
-
 def _cpp_keeps(text: str, pipeline: str) -> bool:
     """Whether the C++ pass leaves the module as it is (False where it changes it, fails or aborts)."""
     try:
-        return _cpp(text, pipeline) == _cpp(text, "")
+        return located_outcomes.cpp(text, pipeline) == located_outcomes.cpp(text, "")
     except ChildProcessCrash:
         return False
 
 
-def _pysdy(text: str, pipeline: str) -> str:
-    return _outcome(text, lambda module: run_pipeline(module, parse_pipeline(pipeline)))
-
-
 def _assert_as_cpp(text: str, pipeline: str = PASS) -> None:
-    actual = _pysdy(text, pipeline)
+    actual = located_outcomes.pysdy(text, pipeline)
     if _cpp_keeps(text, pipeline):
-        assert actual == _cpp(text, "")
+        assert actual == located_outcomes.cpp(text, "")
     else:
         assert actual.startswith("error: loc(") and REFUSAL in actual, actual
 
@@ -86,9 +67,9 @@ def test_one_device_count_kept_as_cpp_or_refused(case, counts):
 def test_both_device_counts_fail_as_cpp(case, counts):
     """From jax 0.11 the C++ fails on any module given more than one partition and more than one replica."""
     pipeline = f"{PASS}{{{counts}}}"
-    expected = _cpp(CASES[case], pipeline)
+    expected = located_outcomes.cpp(CASES[case], pipeline)
     assert "does not support both replica_count > 1 and partition_count > 1 yet." in expected
-    assert _pysdy(CASES[case], pipeline) == expected
+    assert located_outcomes.pysdy(CASES[case], pipeline) == expected
 
 
 @when("convert_global_to_local_device_counts", False)
@@ -104,7 +85,7 @@ def test_device_count_options_are_unknown(option):
 
 @functools.cache
 def _cpp_exported(program: str) -> str:
-    return _cpp(corpus()[program], _PROPAGATE_AND_EXPORT)
+    return located_outcomes.cpp(corpus()[program], _PROPAGATE_AND_EXPORT)
 
 
 @pytest.mark.parametrize("program", program_names())

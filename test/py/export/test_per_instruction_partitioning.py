@@ -8,13 +8,14 @@ import functools
 import os
 
 import pytest
-from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir import passmanager
 
-from child_process import ChildProcessCrash, in_child_process
+import located_outcomes
+from child_process import ChildProcessCrash
 from jax_corpus import corpus, program_names
 from line_side import when
 from pysdy.dialects.context import make_context
-from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline, run_pipeline
+from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline
 from pysdy.versions import installed
 
 PASS = "sdy-per-instruction-partitioning"
@@ -28,39 +29,19 @@ _HAS_PASS = installed().per_instruction_partitioning
 _needs_pass = pytest.mark.skipif(not _HAS_PASS, reason="jaxlib 0.10 has no sdy-per-instruction-partitioning")
 
 
-def _outcome(text: str, run) -> str:
-    """The printed module, or `error: ` and every error as `location: message`."""
-    with make_context():
-        module = ir.Module.parse(text)
-        try:
-            run(module)
-        except ir.MLIRError as error:
-            return "error: " + "\n".join(f"{d.location}: {d.message}" for d in error.error_diagnostics)
-        return module.operation.get_asm(enable_debug_info=True)
-
-
-@in_child_process
-def _cpp(text: str, pipeline: str) -> str:
-    return _outcome(text, lambda m: passmanager.PassManager.parse(f"builtin.module({pipeline})").run(m.operation))
-
-
 def _cpp_keeps(text: str, pipeline: str) -> bool:
     """Whether the C++ pass leaves the module as it is (False where it changes it, fails or aborts; jax 0.12's pass
     also throws std::bad_alloc, a MemoryError here, on some programs with control flow)."""
     try:
-        return _cpp(text, pipeline) == _cpp(text, "")
+        return located_outcomes.cpp(text, pipeline) == located_outcomes.cpp(text, "")
     except (ChildProcessCrash, MemoryError):
         return False
 
 
-def _pysdy(text: str, pipeline: str) -> str:
-    return _outcome(text, lambda module: run_pipeline(module, parse_pipeline(pipeline)))
-
-
 def _assert_as_cpp(text: str, pipeline: str) -> None:
-    actual = _pysdy(text, pipeline)
+    actual = located_outcomes.pysdy(text, pipeline)
     if _cpp_keeps(text, pipeline):
-        assert actual == _cpp(text, "")
+        assert actual == located_outcomes.cpp(text, "")
     else:
         assert actual.startswith("error: loc(") and REFUSAL in actual, actual
 
@@ -114,7 +95,7 @@ def test_every_function_before_jax_0_12():
 
 @functools.cache
 def _cpp_exported(program: str) -> str:
-    return _cpp(corpus()[program], _PROPAGATE_AND_EXPORT)
+    return located_outcomes.cpp(corpus()[program], _PROPAGATE_AND_EXPORT)
 
 
 @_needs_pass

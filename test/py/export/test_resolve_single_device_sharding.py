@@ -8,13 +8,14 @@ import functools
 import os
 
 import pytest
-from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir import passmanager
 
-from child_process import ChildProcessCrash, in_child_process
+import located_outcomes
+from child_process import ChildProcessCrash
 from jax_corpus import corpus, program_names
 from line_side import when
 from pysdy.dialects.context import make_context
-from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline, run_pipeline
+from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline
 from pysdy.versions import installed
 
 PASS = "func.func(sdy-resolve-single-device-sharding)"
@@ -32,37 +33,17 @@ _HAS_PASS = installed().resolve_single_device_sharding
 _needs_pass = pytest.mark.skipif(not _HAS_PASS, reason="jaxlib 0.10 has no sdy-resolve-single-device-sharding")
 
 
-def _outcome(text: str, run) -> str:
-    """The printed module with locations, or `error: ` and every error as `location: message`."""
-    with make_context():
-        module = ir.Module.parse(text)
-        try:
-            run(module)
-        except ir.MLIRError as error:
-            return "error: " + "\n".join(f"{d.location}: {d.message}" for d in error.error_diagnostics)
-        return module.operation.get_asm(enable_debug_info=True)
-
-
-@in_child_process
-def _cpp(text: str, pipeline: str = PASS) -> str:
-    return _outcome(text, lambda m: passmanager.PassManager.parse(f"builtin.module({pipeline})").run(m.operation))
-
-
 def _cpp_or_crash(text: str, pipeline: str = PASS) -> str | None:
     """The C++ outcome, None where the C++ aborts."""
     try:
-        return _cpp(text, pipeline)
+        return located_outcomes.cpp(text, pipeline)
     except ChildProcessCrash:
         return None
 
 
-def _pysdy(text: str, pipeline: str = PASS) -> str:
-    return _outcome(text, lambda module: run_pipeline(module, parse_pipeline(pipeline)))
-
-
 def _assert_as_cpp(text: str, pipeline: str = PASS) -> None:
     """pysdy prints the C++ module; where the C++ aborts or fails, pysdy refuses at an op instead."""
-    expected, actual = _cpp_or_crash(text, pipeline), _pysdy(text, pipeline)
+    expected, actual = _cpp_or_crash(text, pipeline), located_outcomes.pysdy(text, pipeline)
     if expected is None or expected.startswith("error: "):
         assert actual.startswith("error: loc(") and REFUSAL in actual, actual
     else:
@@ -99,20 +80,20 @@ def test_device_id_options_match_cpp(options):
 
 @_needs_pass
 def test_replica_count_compares_the_replica_id():
-    output = _pysdy(_OPTIONS_CASE, "func.func(sdy-resolve-single-device-sharding{replica-count=2})")
+    output = located_outcomes.pysdy(_OPTIONS_CASE, "func.func(sdy-resolve-single-device-sharding{replica-count=2})")
     assert "stablehlo.replica_id" in output and "stablehlo.partition_id" not in output
 
 
 @_needs_pass
 def test_device_guard_type_is_the_lines():
     """jax 0.11 compares the device id as i64; jax 0.12 compares the ui32 id itself."""
-    expected = _cpp(_OPTIONS_CASE)
+    expected = located_outcomes.cpp(_OPTIONS_CASE, PASS)
     if installed().single_device_guard_compares_ui32:
         assert "stablehlo.constant dense<3> : tensor<ui32>" in expected and "stablehlo.convert" not in expected
     else:
         assert "stablehlo.convert %0 : (tensor<ui32>) -> tensor<i64>" in expected
         assert "stablehlo.constant dense<3> : tensor<i64>" in expected
-    assert _pysdy(_OPTIONS_CASE) == expected
+    assert located_outcomes.pysdy(_OPTIONS_CASE, PASS) == expected
 
 
 _COMPLEX_CASE = next(text for text in CASES if "@complex_result" in text)
@@ -121,9 +102,9 @@ _COMPLEX_CASE = next(text for text in CASES if "@complex_result" in text)
 @when("single_device_zeros_complex")
 def test_complex_results_get_complex_zeros():
     """From jax 0.12 the other devices return complex zeros for a complex result."""
-    actual = _pysdy(_COMPLEX_CASE)
+    actual = located_outcomes.pysdy(_COMPLEX_CASE, PASS)
     assert "dense<(0.000000e+00,0.000000e+00)> : tensor<2xcomplex<f32>>" in actual
-    assert actual == _cpp(_COMPLEX_CASE)
+    assert actual == located_outcomes.cpp(_COMPLEX_CASE, PASS)
 
 
 @_needs_pass
@@ -131,15 +112,15 @@ def test_complex_results_get_complex_zeros():
 def test_complex_results_refused_where_cpp_crashes():
     """jax 0.11's C++ crashes making a complex result's zeros; pysdy refuses at the op."""
     with pytest.raises(ChildProcessCrash):
-        _cpp(_COMPLEX_CASE)
-    actual = _pysdy(_COMPLEX_CASE)
+        located_outcomes.cpp(_COMPLEX_CASE, PASS)
+    actual = located_outcomes.pysdy(_COMPLEX_CASE, PASS)
     assert actual.startswith("error: loc(") and "has a complex result (tensor<2xcomplex<f32>>)" in actual, actual
 
 
 @functools.cache
 def _cpp_exported(program: str) -> str:
     """The corpus program after jaxlib's propagation and export, as text."""
-    return _cpp(corpus()[program], _PROPAGATE_AND_EXPORT)
+    return located_outcomes.cpp(corpus()[program], _PROPAGATE_AND_EXPORT)
 
 
 _CALLBACK_PROGRAMS = [name for name in program_names() if "callback" in name]
@@ -158,7 +139,7 @@ def test_pass_matches_cpp_on_exported_jax_programs(program):
 @pytest.mark.parametrize("program", _CALLBACK_PROGRAMS)
 def test_host_callbacks_are_resolved(program):
     """JAX puts host callbacks on a maximal mesh: after export, the pass puts each in a `stablehlo.if`."""
-    assert "stablehlo.if" in _cpp(_cpp_exported(program))
+    assert "stablehlo.if" in located_outcomes.cpp(_cpp_exported(program), PASS)
 
 
 @when("resolve_single_device_sharding", False)
