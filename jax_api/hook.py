@@ -138,6 +138,7 @@ def _compile_through_pysdy(backend, computation, devices, compile_options, *rest
     jax_text = computation.operation.get_asm(enable_debug_info=True)
     partitions = compile_options.num_partitions
     handed = _hand_off_or_none(jax_text, name)
+    xla_failure = None
     if handed is not None:
         build = compile_options.executable_build_options
         jax_chose_shardy = build.use_shardy_partitioner
@@ -147,15 +148,17 @@ def _compile_through_pysdy(backend, computation, devices, compile_options, *rest
             executable = original(backend, module, devices, compile_options, *rest, **kwargs)
         except xla_client.XlaRuntimeError as error:
             build.use_shardy_partitioner = jax_chose_shardy
-            first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
-            report_fallback(
-                f"XLA cannot compile pysdy's module for '{name}' on the {handed.route} route ({first_line}): "
-                "XLA compiles it as JAX lowered it, without pysdy"
-            )
+            xla_failure = str(error).splitlines()[0] if str(error) else type(error).__name__
         else:
             _STATE.record(PysdyCompilation(name, jax_text, handed.text, handed.route, partitions, handed.notes))
             return executable
+    # Where JAX's own module fails too, that is the program's error, raised here with no fallback to report.
     executable = original(backend, computation, devices, compile_options, *rest, **kwargs)
+    if xla_failure is not None:
+        report_fallback(
+            f"XLA cannot compile pysdy's module for '{name}' on the {handed.route} route ({xla_failure}): "
+            "XLA compiled it as JAX lowered it, without pysdy"
+        )
     _STATE.record(PysdyCompilation(name, jax_text, jax_text, XLA_ALONE, partitions, ()))
     return executable
 
