@@ -10,7 +10,11 @@ from jaxlib.mlir import ir
 
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.unreduced_sources import refuse_unreduced_from_replicated
-from pysdy.runtime.xla_limits import drop_shardings_xla_rejects, reshards_as_constraints
+from pysdy.runtime.xla_limits import (
+    drop_custom_call_shardings_xla_rejects,
+    drop_shardings_xla_rejects,
+    reshards_as_constraints,
+)
 
 ROUTES = ("gspmd", "sdy")
 IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
@@ -50,10 +54,12 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     refused (RuntimeInputError, see unreduced_sources.py), else
     `xla-sdy-stablehlo-export-pipeline`, then the `mhlo.sharding`s XLA
     rejects are dropped (so its partitioner chooses them). sdy: the reshards
-    at calls become constraints and the `sdy.sharding`s XLA rejects are dropped.
+    at calls become constraints and the `sdy.sharding`s XLA rejects are dropped
+    (its Shardy partitioner propagates them again).
     """
     if route == "gspmd":
         refuse_unreduced_from_replicated(module)
         run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
         return drop_shardings_xla_rejects(module, "mhlo.sharding")
-    return reshards_as_constraints(module) + drop_shardings_xla_rejects(module, "sdy.sharding")
+    notes = reshards_as_constraints(module) + drop_shardings_xla_rejects(module, "sdy.sharding")
+    return notes + drop_custom_call_shardings_xla_rejects(module)
