@@ -87,7 +87,7 @@ class Pass:
 
     @classmethod
     def option_specs(cls) -> list[OptionSpec]:
-        hints = typing.get_type_hints(cls)
+        hints = _type_hints(cls)
         specs = []
         for f in dataclasses.fields(cls):
             line_field = f.metadata.get("line_field")
@@ -117,6 +117,12 @@ class Pass:
     @property
     def name(self) -> str:
         return type(self).__name__
+
+
+@functools.cache
+def _type_hints(cls: type) -> dict[str, Any]:
+    """The resolved annotations of a pass class (resolving them is most of what reading a pipeline's options costs)."""
+    return typing.get_type_hints(cls)
 
 
 def _did_you_mean(name: str, known) -> str:
