@@ -3,7 +3,7 @@ timeout) still tells what it ran and which test it was in: `pytest -p outcome_re
 PYTHONPATH and PYSDY_OUTCOMES_FILE naming a JSON-lines file.
 
 Each line is `{"started": id}`, `{"test": id, "outcome": ..., "message": ...}` (outcome: passed, failed, error,
-skipped, xfailed or xpassed; message: the failure's first line or the skip's reason) or `{"collect_error": ...}`.
+skipped, xfailed or xpassed; message: the failure's exception, its lines joined, or the skip's reason) or `{"collect_error": ...}`.
 PYSDY_DESELECT_FILE, when set, names a file of test ids, one a line, that the run leaves out.
 """
 
@@ -15,7 +15,7 @@ import os
 import pytest
 
 OUTCOMES_FILE = "PYSDY_OUTCOMES_FILE"
-# A message's length kept: the first line of an assertion can quote a whole compiled program.
+# A message's length kept: an assertion can quote a whole compiled program.
 MESSAGE_CHARACTERS = 300
 DESELECT_FILE = "PYSDY_DESELECT_FILE"
 
@@ -43,7 +43,7 @@ class _Recorder:
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
-            self.write(collect_error=_first_line(report))
+            self.write(collect_error=_message(report))
 
     def pytest_runtest_logstart(self, nodeid: str) -> None:
         self.write(started=nodeid)
@@ -56,10 +56,10 @@ class _Recorder:
         self.write(test=nodeid, outcome=outcome, message=message)
 
 
-def _first_line(report: pytest.CollectReport | pytest.TestReport) -> str:
+def _message(report: pytest.CollectReport | pytest.TestReport) -> str:
     crash = getattr(report.longrepr, "reprcrash", None)
     text = crash.message if crash is not None else str(report.longrepr)
-    return text.strip().split("\n")[0][:MESSAGE_CHARACTERS]
+    return " ".join(text.split())[:MESSAGE_CHARACTERS]
 
 
 def _test_outcome(reports: list[pytest.TestReport]) -> tuple[str, str]:
@@ -70,7 +70,7 @@ def _test_outcome(reports: list[pytest.TestReport]) -> tuple[str, str]:
         if report.skipped:
             return "skipped", report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         if report.failed:
-            return ("failed" if report.when == "call" else "error"), _first_line(report)
+            return ("failed" if report.when == "call" else "error"), _message(report)
     return "passed", ""
 
 
