@@ -10,11 +10,18 @@ from jaxlib.mlir import ir
 
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.unreduced_sources import refuse_unreduced_from_replicated
-from pysdy.runtime.xla_limits import drop_shardings_xla_rejects, reshards_as_constraints
+from pysdy.runtime.xla_limits import (
+    drop_custom_call_shardings_xla_rejects,
+    drop_shardings_xla_rejects,
+    reshards_as_constraints,
+)
 
 ROUTES = ("gspmd", "sdy")
 IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
 PROPAGATION_PIPELINE = "sdy-propagation-pipeline"
+# What XLA's Shardy partitioner takes: it runs propagation and its export itself, so pysdy's result must stay
+# re-propagatable (no reshards or collectives, which jaxlib's compile path cannot carry into XLA's HLO).
+PROPAGATION_PIPELINE_FOR_SHARDY = "sdy-propagation-pipeline{avoid-export-for-partitioning=true}"
 EXPORT_PIPELINE = "xla-sdy-stablehlo-export-pipeline"
 
 
@@ -25,9 +32,16 @@ def in_gspmd_form(module: ir.Module) -> bool:
     return "mhlo.sharding" in module.operation.get_asm()
 
 
-def propagate(module: ir.Module) -> list[str]:
-    """Imports a module in GSPMD form, then runs `sdy-propagation-pipeline`; returns the pipelines run."""
-    steps = [IMPORT_PIPELINE, PROPAGATION_PIPELINE] if in_gspmd_form(module) else [PROPAGATION_PIPELINE]
+def propagation_pipelines(module: ir.Module, route: str) -> list[str]:
+    """The pipelines `propagate` runs on `module` for `route`."""
+    propagation = PROPAGATION_PIPELINE_FOR_SHARDY if route == "sdy" else PROPAGATION_PIPELINE
+    return [IMPORT_PIPELINE, propagation] if in_gspmd_form(module) else [propagation]
+
+
+def propagate(module: ir.Module, route: str) -> list[str]:
+    """Imports a module in GSPMD form, then runs `sdy-propagation-pipeline` (for the sdy route, in the form XLA's
+    Shardy partitioner propagates again); returns the pipelines run."""
+    steps = propagation_pipelines(module, route)
     for step in steps:
         run_pipeline(module, parse_pipeline(step))
     return steps
@@ -39,11 +53,13 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     gspmd: a module that makes unreduced axes out of replicated values is
     refused (RuntimeInputError, see unreduced_sources.py), else
     `xla-sdy-stablehlo-export-pipeline`, then the `mhlo.sharding`s XLA
-    rejects are dropped (so its partitioner chooses them). sdy: reshards become
-    constraints and the `sdy.sharding`s XLA rejects are dropped.
+    rejects are dropped (so its partitioner chooses them). sdy: the reshards
+    at calls become constraints and the `sdy.sharding`s XLA rejects are dropped
+    (its Shardy partitioner propagates them again).
     """
     if route == "gspmd":
         refuse_unreduced_from_replicated(module)
         run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
         return drop_shardings_xla_rejects(module, "mhlo.sharding")
-    return reshards_as_constraints(module) + drop_shardings_xla_rejects(module, "sdy.sharding")
+    notes = reshards_as_constraints(module) + drop_shardings_xla_rejects(module, "sdy.sharding")
+    return notes + drop_custom_call_shardings_xla_rejects(module)

@@ -14,12 +14,19 @@ before it exports reshards, and then fails with "'sdy.reshard' op unknown
 mesh". After propagation a reshard to a sharding pins the same sharding on its
 result as an `sdy.sharding_constraint`, which that path does export, so it
 becomes one.
+(d) On the sdy route, an `ApproxTopK` custom call (`jax.lax.approx_max_k`)
+that is sharded or whose results feed sharded ops: jaxlib's compile path then
+gives the call an `mhlo.sharding`, which the conversion of ApproxTopK to HLO
+rejects ("mhlo.sharding is not a supported attribute for ApproxTopK"). Those
+shardings are dropped; XLA's Shardy partitioner propagates again, so it gives
+them back after that conversion.
 """
 
 from __future__ import annotations
 
 from jaxlib.mlir import ir
 
+from pysdy.passes.common.custom_calls import custom_call_target
 from pysdy.passes.common.data_flow import terminator_operands
 from pysdy.passes.common.ir_walk import nested_ops_named
 
@@ -74,5 +81,29 @@ def drop_shardings_xla_rejects(module: ir.Module, attribute: str) -> list[str]:
             notes.append(
                 f"dropped the shardings of the values the branches of the {op.name} at {_where(op)} return: they "
                 "differ, which XLA's HLO verifier rejects (inconsistent conditional sharding)"
+            )
+    return notes
+
+
+# Custom calls whose conversion to HLO rejects any sharding (d).
+_UNSHARDABLE_CUSTOM_CALLS = {"ApproxTopK"}
+
+
+def drop_custom_call_shardings_xla_rejects(module: ir.Module) -> list[str]:
+    """Removes the `sdy.sharding`s of (d): of each such custom call and of the ops using its results; one note per
+    custom call, naming it."""
+    notes = []
+    for op in nested_ops_named(module.operation, {"stablehlo.custom_call"}):
+        target = custom_call_target(op)
+        if target not in _UNSHARDABLE_CUSTOM_CALLS:
+            continue
+        users = [use.owner.operation for result in op.results for use in result.uses]
+        sharded = [o for o in [op, *users] if "sdy.sharding" in o.attributes]
+        for owner in sharded:
+            del owner.attributes["sdy.sharding"]
+        if sharded:
+            notes.append(
+                f"dropped the shardings of the {target} custom call at {_where(op)} and its users: jaxlib's XLA "
+                "rejects any sharding on it before partitioning; XLA's Shardy propagation gives them back"
             )
     return notes

@@ -57,7 +57,6 @@ LOOPS_XLA_REJECTS = {
     "while_loop_power_iteration",
     "linalg_solve_lu",
     "shard_alike_in_scan_body",
-    "io_callback_in_loop",
 }
 FAST = [
     "mlp_forward",
@@ -81,10 +80,10 @@ def _assert_close(name: str, index: int, partitioned: np.ndarray, reference: np.
 
 def _check_program(name: str) -> None:
     program = corpus_programs()[name]
-    compiles_before = len(pysdy.jax.compilations())
+    compiles_before = pysdy.jax.hook_summary().compiles
     run = run_both(program, reference_on_mesh=name in MESH_BOUND)
-    assert len(pysdy.jax.compilations()) > compiles_before, "the call did not compile through pysdy"
-    dropped = pysdy.jax.compilations()[-1].dropped_shardings
+    assert pysdy.jax.hook_summary().compiles > compiles_before, "the call did not compile through pysdy"
+    dropped = pysdy.jax.compilations()[-1].notes
     assert any("stablehlo.while" in note for note in dropped) == (name in LOOPS_XLA_REJECTS), dropped
     assert len(run.partitioned) == len(run.reference)
     for index, (partitioned, reference) in enumerate(zip(run.partitioned, run.reference)):
@@ -102,8 +101,14 @@ def test_corpus_program_matches_plain_jax(name):
     _check_program(name)
 
 
+# Checked on both routes by test_jax_host_callbacks.py (whose compiles JAX's cache would hand these tests).
+HOST_CALLBACKS = {"io_callback_on_sharded_input", "ordered_io_callback_and_debug_print", "io_callback_in_loop"}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [n for n in corpus_programs() if n not in FAST and n != "fft_and_inverse"])
+@pytest.mark.parametrize(
+    "name", [n for n in corpus_programs() if n not in FAST and n not in HOST_CALLBACKS and n != "fft_and_inverse"]
+)
 def test_corpus_program_matches_plain_jax_long(name):
     _check_program(name)
 
