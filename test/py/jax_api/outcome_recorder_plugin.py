@@ -16,7 +16,7 @@ import pytest
 
 OUTCOMES_FILE = "PYSDY_OUTCOMES_FILE"
 # A message's length kept: an assertion can quote a whole compiled program.
-MESSAGE_CHARACTERS = 300
+MESSAGE_CHARACTERS = 1500
 DESELECT_FILE = "PYSDY_DESELECT_FILE"
 
 
