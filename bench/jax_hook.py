@@ -53,6 +53,28 @@ def _lost(plain: FileRun, hooked: FileRun) -> list[str]:
     ]
 
 
+def _measure(file_name: str, arguments: argparse.Namespace, work_dir: str, progress: bool):
+    """The file's plain and hooked runs, taking turns (no hooked run where the file does not import)."""
+    plain_runs: list[FileRun] = []
+    hooked_runs: list[FileRun] = []
+    for index in range(arguments.runs):
+        for hooked, runs in ((False, plain_runs), (True, hooked_runs)):
+            if progress:
+                print(f"\r{file_name}: run {index + 1} {'hooked' if hooked else 'plain'} ...", end="", file=sys.stderr)
+            runs.append(
+                run_test_file(
+                    file_name,
+                    os.path.join(work_dir, str(index)),
+                    hooked=hooked,
+                    verify=arguments.verify,
+                    timeout_seconds=arguments.timeout,
+                )
+            )
+            if plain_runs[0].import_error is not None:
+                return plain_runs, hooked_runs
+    return plain_runs, hooked_runs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="*", default=FILES, help="test files to run (default: all)")
@@ -62,36 +84,20 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=3600, help="bound on one child, seconds (default 3600)")
     arguments = parser.parse_args()
     progress = sys.stderr.isatty()
-    print(f"jax {jax.__version__}, JAX's tests from {reference_folder()}, median of {arguments.runs} run(s) each way")
+    mode = ", hooked in verify mode" if arguments.verify else ""
+    print(f"jax {jax.__version__}, JAX's tests from {reference_folder()}, median of {arguments.runs} run(s) each way{mode}")
     rows, notes, outcomes = [], [], {}
     with tempfile.TemporaryDirectory() as work_dir:
         for file_name in arguments.files:
-            plain_runs: list[FileRun] = []
-            hooked_runs: list[FileRun] = []
-            for index in range(arguments.runs):
-                for hooked, runs in ((False, plain_runs), (True, hooked_runs)):
-                    if progress:
-                        print(f"\r{file_name}: run {index + 1} {'hooked' if hooked else 'plain'} ...", end="", file=sys.stderr)
-                    runs.append(
-                        run_test_file(
-                            file_name,
-                            os.path.join(work_dir, f"{index}"),
-                            hooked=hooked,
-                            verify=arguments.verify,
-                            timeout_seconds=arguments.timeout,
-                        )
-                    )
-                    if plain_runs[0].import_error is not None:
-                        break
-                if plain_runs[0].import_error is not None:
-                    break
+            plain_runs, hooked_runs = _measure(file_name, arguments, os.path.join(work_dir, file_name), progress)
             if progress:
                 print("\r\033[K", end="", file=sys.stderr)
-            plain, hooked = plain_runs[0], hooked_runs[0]
+            plain = plain_runs[0]
             if plain.import_error is not None:
                 rows.append([file_name, "does not import", "", "", "", "", "", "", ""])
                 notes.append(f"{file_name}: {plain.import_error}")
                 continue
+            hooked = hooked_runs[0]
             plain_seconds = statistics.median(run.seconds for run in plain_runs)
             hooked_seconds = statistics.median(run.seconds for run in hooked_runs)
             compiles = hooked.hook_summary["compiles"] if hooked.hook_summary else None
@@ -110,8 +116,8 @@ def main() -> None:
             )
             for way, run in (("plain", plain), ("hooked", hooked)):
                 notes += [f"{file_name} {way}: child died in {death}" for death in run.deaths]
-            if hooked.hook_summary:
-                notes += [f"{file_name}: {len(hooked.hook_summary[key])} {key}" for key in ("fallbacks", "differences")]
+            for key in ("fallbacks", "differences"):
+                notes += [f"{file_name} {key[:-1]}: {entry}" for entry in (hooked.hook_summary or {}).get(key, [])]
             outcomes[file_name] = {
                 "plain": {test_id: dataclasses.astuple(outcome) for test_id, outcome in plain.outcomes.items()},
                 "hooked": {test_id: dataclasses.astuple(outcome) for test_id, outcome in hooked.outcomes.items()},

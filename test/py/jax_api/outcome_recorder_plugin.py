@@ -43,7 +43,8 @@ class _Recorder:
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
-            self.write(collect_error=_message(report))
+            errors = [line[1:].strip() for line in str(report.longrepr).splitlines() if line.startswith("E ")]
+            self.write(collect_error=" ".join(errors) or _message(report))
 
     def pytest_runtest_logstart(self, nodeid: str) -> None:
         self.write(started=nodeid)

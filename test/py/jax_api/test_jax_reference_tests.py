@@ -19,6 +19,12 @@ TESTS = [
     "shard_map_test.py::CustomPartitionerTest::test_partially_sharded_dim_with_auto",
     # A replicated value made unreduced: a device's copy each, or pysdy's refusal (runtime/unreduced_sources.py).
     "pjit_test.py::ShardingInTypesTest::test_cet_unreduced",
+    # Its compiled program once had an all-reduce JAX's own route does not (the export's broadcast_in_dim).
+    "linalg_sharding_test.py::LinalgShardingTest::test_batch_axis_sharding_jvp10",
+    # A custom partitioning inside a scan: the gspmd route once took the process down.
+    "custom_partitioning_test.py::CustomPartitionerTest::test_custom_partitioner_with_scan",
+    # Two sharding groups meeting through a matmul.
+    "shard_alike_test.py::ShardAlikeTest::test_double_shard_alike",
 ]
 # What the hook may answer instead of the JAX test's value: pysdy's refusal, never a wrong value.
 REFUSALS = {"pjit_test.py::ShardingInTypesTest::test_cet_unreduced": "PysdyExportError: pysdy cannot hand"}
@@ -34,6 +40,7 @@ def test_jax_reference_test_through_the_hook(test_id, tmp_path):
     if run.import_error is not None:
         pytest.skip(f"{file_name} does not import on jax {jax.__version__}: {run.import_error}")
     assert not run.deaths, run.deaths
+    assert test_id in run.outcomes, f"{test_id} did not run (the child's log is in {tmp_path})"
     outcome = run.outcomes[test_id]
     if test_id in REFUSALS and REFUSALS[test_id] in outcome.message:
         return
