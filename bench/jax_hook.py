@@ -32,7 +32,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "py", "jax_api"))
 
-from jax_test_files import FILES, FileRun, reference_folder, run_test_file  # noqa: E402
+from jax_test_files import FILES, FileRun, lost_passes, reference_folder, run_test_file  # noqa: E402
 
 import jax  # noqa: E402
 
@@ -43,14 +43,6 @@ _FAIL = ("failed", "error", "xpassed")
 
 def _counts(run: FileRun) -> str:
     return f"{run.count(*_PASS)}/{run.count(*_SKIP)}/{run.count(*_FAIL)}"
-
-
-def _lost(plain: FileRun, hooked: FileRun) -> list[str]:
-    return [
-        test_id
-        for test_id, outcome in plain.outcomes.items()
-        if outcome.outcome == "passed" and (test_id not in hooked.outcomes or hooked.outcomes[test_id].outcome != "passed")
-    ]
 
 
 def _measure(file_name: str, arguments: argparse.Namespace, work_dir: str, progress: bool):
@@ -85,7 +77,8 @@ def main() -> None:
     arguments = parser.parse_args()
     progress = sys.stderr.isatty()
     mode = ", hooked in verify mode" if arguments.verify else ""
-    print(f"jax {jax.__version__}, JAX's tests from {reference_folder()}, median of {arguments.runs} run(s) each way{mode}")
+    runs = f"median of {arguments.runs} run(s) each way"
+    print(f"jax {jax.__version__}, JAX's tests from {reference_folder()}, {runs}{mode}")
     rows, notes, outcomes = [], [], {}
     with tempfile.TemporaryDirectory() as work_dir:
         for file_name in arguments.files:
@@ -106,7 +99,7 @@ def main() -> None:
                     file_name,
                     _counts(plain),
                     _counts(hooked),
-                    str(len(_lost(plain, hooked))),
+                    str(len(lost_passes(plain, hooked))),
                     f"{plain_seconds:.1f}",
                     f"{hooked_seconds:.1f}",
                     f"{hooked_seconds / plain_seconds:.2f}",
@@ -124,12 +117,14 @@ def main() -> None:
                 "plain_deaths": plain.deaths,
                 "hooked_deaths": hooked.deaths,
                 "hook_summary": hooked.hook_summary,
-                "seconds": {"plain": [run.seconds for run in plain_runs], "hooked": [run.seconds for run in hooked_runs]},
+                "plain_seconds": [run.seconds for run in plain_runs],
+                "hooked_seconds": [run.seconds for run in hooked_runs],
             }
     header = ["file", "plain p/s/f", "hooked p/s/f", "lost", "plain s", "hooked s", "ratio", "compiles", "ms/compile"]
     widths = [max(len(row[column]) for row in [header, *rows]) for column in range(len(header))]
     for row in [header, *rows]:
-        print("  ".join(cell.ljust(width) if column == 0 else cell.rjust(width) for column, (cell, width) in enumerate(zip(row, widths))))
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
+        print("  ".join(cells))
     for note in notes:
         print(note)
     if arguments.json:

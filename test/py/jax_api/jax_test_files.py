@@ -38,7 +38,7 @@ MAX_DEATHS = 10
 
 
 @dataclasses.dataclass(frozen=True)
-class TestOutcome:
+class RecordedOutcome:
     """How one test ended (passed, failed, error, skipped, xfailed, xpassed) and its first line of explanation."""
 
     outcome: str
@@ -49,7 +49,7 @@ class TestOutcome:
 class FileRun:
     """One file's run, over all the children it took."""
 
-    outcomes: dict[str, TestOutcome]
+    outcomes: dict[str, RecordedOutcome]
     seconds: float
     # Each child that died: "<test id>: <how>", the test id empty where it died outside a test.
     deaths: tuple[str, ...]
@@ -60,6 +60,16 @@ class FileRun:
 
     def count(self, *outcomes: str) -> int:
         return sum(outcome.outcome in outcomes for outcome in self.outcomes.values())
+
+
+def lost_passes(plain: FileRun, hooked: FileRun) -> list[str]:
+    """The tests that pass in the plain run and not in the hooked one (failed, skipped, died or not run there)."""
+    not_run = RecordedOutcome("not run", "")
+    return [
+        test_id
+        for test_id, outcome in plain.outcomes.items()
+        if outcome.outcome == "passed" and hooked.outcomes.get(test_id, not_run).outcome != "passed"
+    ]
 
 
 def reference_folder() -> str:
@@ -74,34 +84,42 @@ def run_test_file(
     test_ids: tuple[str, ...] = (),
     verify: bool = False,
     timeout_seconds: float = 3600,
+    folder: str | None = None,
 ) -> FileRun:
-    """Runs `file_name` (or only `test_ids` of it) from reference_folder(); child logs and records go to work_dir."""
+    """Runs `file_name` (or only `test_ids` of it) from `folder`, by default reference_folder(); child logs and records
+    go to work_dir."""
+    folder = folder or reference_folder()
     os.makedirs(work_dir, exist_ok=True)
     stem = os.path.join(work_dir, f"{file_name.removesuffix('.py')}.{'hooked' if hooked else 'plain'}")
     deselect_path = f"{stem}.deselect"
     open(deselect_path, "w").close()
-    targets = [os.path.join(reference_folder(), test_id) for test_id in test_ids or (file_name,)]
-    outcomes: dict[str, TestOutcome] = {}
+    targets = [os.path.join(folder, test_id) for test_id in test_ids or (file_name,)]
+    outcomes: dict[str, RecordedOutcome] = {}
     deaths: list[str] = []
     summaries: list[dict] = []
     seconds = 0.0
     while True:
         attempt = f"{stem}.{len(deaths)}"
-        started = time.monotonic()
-        returncode = _run_child(targets, attempt, deselect_path, hooked, verify, timeout_seconds)
-        seconds += time.monotonic() - started
+        start = time.monotonic()
+        returncode = _run_child(folder, targets, attempt, deselect_path, hooked, verify, timeout_seconds)
+        seconds += time.monotonic() - start
         records = _read_records(f"{attempt}.outcomes.jsonl")
         collect_errors = [record["collect_error"] for record in records if "collect_error" in record]
         if collect_errors and not outcomes:
             return FileRun({}, seconds, (), collect_errors[0], None)
-        finished = {record["test"]: TestOutcome(record["outcome"], record["message"]) for record in records if "test" in record}
+        finished = {
+            record["test"]: RecordedOutcome(record["outcome"], record["message"])
+            for record in records
+            if "test" in record
+        }
         outcomes.update(finished)
         if os.path.exists(f"{attempt}.summary.json"):
             with open(f"{attempt}.summary.json", encoding="utf-8") as file:
                 summaries.append(json.load(file))
         if returncode is not None and returncode >= 0:
             break
-        unfinished = [record["started"] for record in records if "started" in record and record["started"] not in finished]
+        started = [record["started"] for record in records if "started" in record]
+        unfinished = [test_id for test_id in started if test_id not in finished]
         killer = unfinished[-1] if unfinished else ""
         how = f"timed out after {timeout_seconds:.0f} s" if returncode is None else f"killed by signal {-returncode}"
         deaths.append(f"{killer}: {how}")
@@ -112,7 +130,7 @@ def run_test_file(
     return FileRun(outcomes, seconds, tuple(deaths), None, _added_up(summaries) if hooked and summaries else None)
 
 
-def _run_child(targets, attempt, deselect_path, hooked, verify, timeout_seconds) -> int | None:
+def _run_child(folder, targets, attempt, deselect_path, hooked, verify, timeout_seconds) -> int | None:
     """The child's return code (negative: killed by that signal), or None if it ran out of time and was killed."""
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("PYSDY_", "JAX_PYSDY"))}
     environment.update(
@@ -128,7 +146,7 @@ def _run_child(targets, attempt, deselect_path, hooked, verify, timeout_seconds)
         if verify:
             environment["PYSDY_JAX_VERIFY"] = "1"
     command = [sys.executable, "-m", "pytest", *plugins, "-p", "no:cacheprovider", "-q", "-rA"]
-    command += ["-c", os.devnull, "--rootdir", reference_folder(), *targets]
+    command += ["-c", os.devnull, "--rootdir", folder, *targets]
     with open(f"{attempt}.log", "w", encoding="utf-8") as log:
         child = subprocess.Popen(command, cwd=os.path.dirname(attempt), env=environment, stdout=log, stderr=log)
         try:

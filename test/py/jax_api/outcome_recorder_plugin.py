@@ -3,7 +3,8 @@ timeout) still tells what it ran and which test it was in: `pytest -p outcome_re
 PYTHONPATH and PYSDY_OUTCOMES_FILE naming a JSON-lines file.
 
 Each line is `{"started": id}`, `{"test": id, "outcome": ..., "message": ...}` (outcome: passed, failed, error,
-skipped, xfailed or xpassed; message: the failure's exception, its lines joined, or the skip's reason) or `{"collect_error": ...}`.
+skipped, xfailed or xpassed; message: the failure's exception, its lines joined, or the skip's reason) or
+`{"collect_error": ...}`.
 PYSDY_DESELECT_FILE, when set, names a file of test ids, one a line, that the run leaves out.
 """
 

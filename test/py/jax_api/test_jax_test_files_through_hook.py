@@ -7,7 +7,7 @@ import os
 
 import jax
 import pytest
-from jax_test_files import FILES, TestOutcome, reference_folder, run_test_file
+from jax_test_files import FILES, RecordedOutcome, lost_passes, reference_folder, run_test_file
 
 # One child's bound, the same for both runs: shard_map_test takes about 6 min plainly on a quiet machine.
 TIMEOUT_SECONDS = 3600
@@ -23,13 +23,13 @@ def test_every_plain_pass_passes_through_the_hook(file_name, tmp_path):
     if plain.import_error is not None:
         pytest.skip(f"{file_name} does not import on jax {jax.__version__}: {plain.import_error}")
     hooked = run_test_file(file_name, str(tmp_path), hooked=True, verify=True, timeout_seconds=TIMEOUT_SECONDS)
-    missing = TestOutcome("not run", "")
+    missing = RecordedOutcome("not run", "")
     lost = [
         f"{test_id}: {hooked.outcomes.get(test_id, missing).outcome}: {hooked.outcomes.get(test_id, missing).message}"
-        for test_id, outcome in plain.outcomes.items()
-        if outcome.outcome == "passed" and hooked.outcomes.get(test_id, missing).outcome != "passed"
+        for test_id in lost_passes(plain, hooked)
     ]
     problems = [f"hooked child died in {death}" for death in hooked.deaths] + lost
-    problems += [f"verify difference: {difference}" for difference in (hooked.hook_summary or {}).get("differences", [])]
+    differences = (hooked.hook_summary or {}).get("differences", [])
+    problems += [f"verify difference: {difference}" for difference in differences]
     assert not problems, "\n".join(problems)
     assert hooked.hook_summary is not None, f"no hooked child of {file_name} wrote its hook summary (see {tmp_path})"
