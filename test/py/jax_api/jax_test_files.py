@@ -39,7 +39,7 @@ MAX_DEATHS = 10
 
 @dataclasses.dataclass(frozen=True)
 class RecordedOutcome:
-    """How one test ended (passed, failed, error, skipped, xfailed, xpassed) and its first line of explanation."""
+    """How one test ended (passed, failed, error, skipped, xfailed, xpassed), and its exception or skip reason."""
 
     outcome: str
     message: str
