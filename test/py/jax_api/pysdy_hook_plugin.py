@@ -3,10 +3,13 @@ JAX's own test files with the hook: `pytest -p pysdy_hook_plugin` with this fold
 
 With PYSDY_HOOK_CAPTURE_DIR set, each test's compilations (`pysdy.jax.compilations()`: JAX's module and pysdy's
 export) are written there, one folder per test, as `<n>_<module>.jax.mlir` and `<n>_<module>.exported.mlir`.
+With PYSDY_HOOK_SUMMARY_FILE set, the session's `pysdy.jax.hook_summary()` is written there as JSON at its end.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import re
 
@@ -15,10 +18,19 @@ import pytest
 import pysdy.jax
 
 _CAPTURE_DIR = "PYSDY_HOOK_CAPTURE_DIR"
+SUMMARY_FILE = "PYSDY_HOOK_SUMMARY_FILE"
 
 
 def pytest_configure(config: pytest.Config) -> None:
     pysdy.jax.install()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    path = os.environ.get(SUMMARY_FILE)
+    if path:
+        summary = json.dumps(dataclasses.asdict(pysdy.jax.hook_summary()))
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(summary)
 
 
 @pytest.hookimpl(hookwrapper=True)
