@@ -9,8 +9,9 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+from pysdy.runtime.expanding_broadcasts import split_expanding_broadcasts
 from pysdy.runtime.unreduced_sources import refuse_unreduced_from_replicated
-from pysdy.runtime.xla_limits import drop_shardings_xla_rejects, reshards_as_constraints
+from pysdy.runtime.xla_limits import pin_loop_invariants, reshards_as_constraints, unify_branch_results
 
 ROUTES = ("gspmd", "sdy")
 IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
@@ -36,14 +37,17 @@ def propagate(module: ir.Module) -> list[str]:
 def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     """Turns a propagated module into what XLA compiles on `route`; returns a note per sharding changed for XLA.
 
-    gspmd: a module that makes unreduced axes out of replicated values is
-    refused (RuntimeInputError, see unreduced_sources.py), else
-    `xla-sdy-stablehlo-export-pipeline`, then the `mhlo.sharding`s XLA
-    rejects are dropped (so its partitioner chooses them). sdy: reshards become
-    constraints and the `sdy.sharding`s XLA rejects are dropped.
+    Both routes first rewrite the loops and conditionals XLA rejects into
+    equivalent ones it compiles, shardings kept (xla_limits.py). gspmd: a
+    module that makes unreduced axes out of replicated values is refused
+    (RuntimeInputError, see unreduced_sources.py), else
+    `xla-sdy-stablehlo-export-pipeline`. sdy: reshards become constraints.
     """
+    pin_loop_invariants(module)
     if route == "gspmd":
         refuse_unreduced_from_replicated(module)
+        split_expanding_broadcasts(module)
         run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
-        return drop_shardings_xla_rejects(module, "mhlo.sharding")
-    return reshards_as_constraints(module) + drop_shardings_xla_rejects(module, "sdy.sharding")
+        return []
+    unify_branch_results(module)
+    return reshards_as_constraints(module)
