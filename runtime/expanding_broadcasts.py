@@ -22,7 +22,25 @@ from pysdy.passes.common.value_shardings import get_sharding, set_result_shardin
 
 
 def _kept_dims(sharding: TensorSharding, kept: list[int]) -> TensorSharding:
-    return TensorSharding(sharding.mesh, tuple(sharding.dims[d] for d in kept), sharding.replicated, sharding.unreduced, sharding.reduction)
+    """The sharding of the kept dimensions; a maximal sharding (no dimensions) as it is."""
+    if not sharding.dims:
+        return sharding
+    return TensorSharding(
+        sharding.mesh, tuple(sharding.dims[d] for d in kept), sharding.replicated, sharding.unreduced, sharding.reduction
+    )
+
+
+def _unstretched_source(operand: ir.Value, kept: list[int]) -> ir.Value | None:
+    """The value `operand` broadcasts into exactly the kept dimensions (a broadcast_in_dim that only adds the
+    size-1 ones), which the reshape would give back: jaxlib's compile folds that reshape and then fails to
+    translate the module ("Failed to get shape")."""
+    if not isinstance(operand, ir.OpResult) or operand.owner.name != "stablehlo.broadcast_in_dim":
+        return None
+    source = operand.owner.operands[0]
+    if list(ir.DenseI64ArrayAttr(operand.owner.attributes["broadcast_dimensions"])) != kept:
+        return None
+    shape = ir.RankedTensorType(operand.type).shape
+    return source if ir.RankedTensorType(source.type).shape == [shape[i] for i in kept] else None
 
 
 def split_expanding_broadcasts(module: ir.Module) -> None:
@@ -36,19 +54,22 @@ def split_expanding_broadcasts(module: ir.Module) -> None:
         kept = [i for i, d in enumerate(dims) if operand_shape[i] != 1 or result_type.shape[d] == 1]
         if len(kept) == len(dims):
             continue
+        source = _unstretched_source(operand, kept)
         with ir.InsertionPoint(op), op.location:
-            reshape = ir.Operation.create(
-                "stablehlo.reshape",
-                results=[ir.RankedTensorType.get([operand_shape[i] for i in kept], result_type.element_type)],
-                operands=[operand],
-            )
+            if source is None:
+                reshape = ir.Operation.create(
+                    "stablehlo.reshape",
+                    results=[ir.RankedTensorType.get([operand_shape[i] for i in kept], result_type.element_type)],
+                    operands=[operand],
+                )
+                source = reshape.results[0]
+                sharding = get_sharding(operand)
+                if sharding is not None:
+                    set_result_sharding(reshape, 0, _kept_dims(sharding, kept))
             attributes = {name: op.attributes[name] for name in op.attributes}
             attributes["broadcast_dimensions"] = ir.DenseI64ArrayAttr.get([dims[i] for i in kept])
             broadcast = ir.Operation.create(
-                "stablehlo.broadcast_in_dim", results=[result_type], operands=[reshape.results[0]], attributes=attributes
+                "stablehlo.broadcast_in_dim", results=[result_type], operands=[source], attributes=attributes
             )
-        sharding = get_sharding(operand)
-        if sharding is not None:
-            set_result_sharding(reshape, 0, _kept_dims(sharding, kept))
         op.results[0].replace_all_uses_with(broadcast.results[0])
         op.erase()

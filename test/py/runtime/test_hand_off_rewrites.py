@@ -145,3 +145,21 @@ def test_broadcasts_stretching_size_1_dims_become_a_reshape_sharded_like_the_ope
 def test_xla_compiles_and_runs_the_rewritten_module_right(text, route):
     run = checked_run(text, route)
     assert run.check.passed, run.check.mismatches
+
+
+def test_a_broadcast_that_only_added_the_size_1_dims_is_broadcast_from_its_source():
+    """reshape(broadcast_in_dim(x)) would give back x: the new broadcast takes x itself (jaxlib's compile folds such
+    a reshape and then fails to translate the module, "Failed to get shape")."""
+    text = _HEADER + """
+  func.func public @main(%arg0: tensor<32xf32>) -> tensor<16x32xf32> {
+    %0 = stablehlo.broadcast_in_dim %arg0, dims = [1] : (tensor<32xf32>) -> tensor<1x32xf32>
+    %1 = stablehlo.broadcast_in_dim %0, dims = [0, 1] : (tensor<1x32xf32>) -> tensor<16x32xf32>
+    return %1 : tensor<16x32xf32>
+  }
+}"""
+    with make_context():
+        module = _rewritten(text, split_expanding_broadcasts)
+        assert not nested_ops_named(module.operation, {"stablehlo.reshape"})
+        *_, stretched = nested_ops_named(module.operation, {"stablehlo.broadcast_in_dim"})
+        assert isinstance(stretched.operands[0], ir.BlockArgument)
+        assert str(stretched.attributes["broadcast_dimensions"]) == "array<i64: 1>"
