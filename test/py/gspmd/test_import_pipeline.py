@@ -373,6 +373,35 @@ def test_shard_groups_import_as_xla_does():
     assert "sdy.sharding_group" not in imported(SHARD_GROUPS)
 
 
+# Pairs of @main argument shardings whose device orders are transposes or reshapes of the iota, as XLA exports
+# them: one mesh must name both.
+TRANSPOSED_IOTAS = [
+    ("{devices=[2,4]<=[4,2]T(1,0)}", "{devices=[2,4]<=[8]}"),
+    ("{devices=[4,2]<=[2,4]T(1,0)}", "{devices=[2,4]<=[8]}"),
+    ("{devices=[2,4]<=[4,2]T(1,0)}", "{devices=[4,2]<=[8]}"),
+    ("{devices=[2,4]<=[2,2,2]T(1,0,2)}", "{devices=[8,1]<=[8]}"),
+    ("{devices=[2,1,4]<=[4,2]T(1,0) last_tile_dim_replicate}", "{devices=[8,1]<=[2,4]T(1,0)}"),
+    ("{devices=[4,1,2]<=[2,2,2]T(0,2,1) last_tile_dim_replicate}", "{devices=[2,4]<=[8]}"),
+    ("{devices=[2,2,2]<=[8] last_tile_dim_replicate}", "{devices=[2,4]<=[2,2,2]T(2,0,1)}"),
+    ("{devices=[1,8]<=[2,2,2]T(2,1,0)}", "{devices=[2,2,2]<=[2,2,2]T(1,2,0) last_tile_dim_replicate}"),
+]
+
+
+@pytest.mark.parametrize("first, second", TRANSPOSED_IOTAS)
+def test_transposed_and_reshaped_iotas_import_as_xla_does(first, second):
+    text = f"""
+module @orders attributes {{mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32}} {{
+  func.func public @main(%arg0: tensor<8x16xf32> {{mhlo.sharding = "{first}"}},
+                         %arg1: tensor<8x16xf32> {{mhlo.sharding = "{second}"}}) -> tensor<8x16xf32> {{
+    %0 = stablehlo.add %arg0, %arg1 : tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }}
+}}"""
+    ours = imported_shardings(imported(text))
+    assert ours == imported_shardings(xla_import_oracle.xla_import(text))
+    assert len(ours[0]) == 1 and None not in ours[1]
+
+
 def _has_shard_map(gspmd: str) -> bool:
     return "@SPMDFullToShardShape" in gspmd
 
