@@ -1,6 +1,6 @@
 """The JAX corpus through `pysdy.jax.jit` on 8 CPU devices: outputs equal plain JAX's, shardings are the executable's,
-and the partitioned HLO has the collectives the shardings require (and, with loops or conditionals, sends no more bytes
-than XLA's own route)."""
+the partitioned HLO has the collectives the shardings require, and it sends no more bytes per run than XLA's own
+route."""
 
 from __future__ import annotations
 
@@ -63,11 +63,17 @@ LOOPS_WITH_INVARIANT_STATE = {
     "shard_alike_in_scan_body",
     "io_callback_in_loop",
 }
-# Programs with loops or conditionals: pysdy's partitioned program sends no more bytes per run than XLA's own route.
-# Left out: io_callback_in_loop, which XLA propagates after lifting the loop-invariant weight out of the loop, so that
-# it shards the loop differently from jaxlib's C++ Shardy (and pysdy) on JAX's module (test_export_pipeline.py,
-# PROPAGATION_DIFFERS): 4704 bytes per run against XLA's 4480 on jax 0.10.2, as before loop shardings were kept.
-CONTROL_FLOW = (LOOPS_WITH_INVARIANT_STATE - {"io_callback_in_loop"}) | {"cond_branches", "switch_branches"}
+# Programs whose partitioned form sends more bytes per run than XLA's own route (plain jax.jit), and why: both come
+# from propagation, not from the export (XLA's own export of pysdy's propagated module sends the same bytes). XLA
+# inlines calls and lifts loop invariants before its propagation, jaxlib's C++ Shardy (and pysdy) propagate JAX's
+# module as it is.
+BYTES_ABOVE_XLA = {
+    # 4704 B against 4480 on jax 0.10.2 (equal on 0.11 and 0.12): XLA shards the loop differently once it has lifted
+    # the weight out of it (test_export_pipeline.py, PROPAGATION_DIFFERS).
+    "io_callback_in_loop": "XLA lifts the loop-invariant weight before propagating",
+    # 750 B against 702: the slices and the pad (a call) of a dim split unevenly over "y".
+    "slicing_padding_concat": "XLA inlines the pad's call before propagating",
+}
 FAST = [
     "mlp_forward",
     "transformer_block_forward",
@@ -111,7 +117,7 @@ def _check_program(name: str) -> None:
         assert REQUIRED_COLLECTIVES[name] in collective_kinds(run.compiled.as_text())
     if name in LOOPS_WITH_INVARIANT_STATE:
         assert re.search(r'stablehlo\.while.*mhlo\.sharding = "\{\{', run.lowered.exported_text()), name
-    if name in CONTROL_FLOW:
+    if name not in BYTES_ABOVE_XLA:
         sent = sent_bytes_per_run(run.compiled.as_text(), 8)
         assert sent <= sent_bytes_per_run(plain_jit_hlo(name), 8), f"{name}: {sent} bytes"
 
