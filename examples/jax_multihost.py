@@ -5,8 +5,8 @@
 
 Each process builds its half of a data-parallel MLP training step's inputs
 (the batch is split across the two processes, the hidden layer across each
-process's 4 devices), runs the step compiled through pysdy's propagation,
-GSPMD export and XLA's GSPMD partitioner, and checks the replicated loss and
+process's 4 devices), runs the step compiled through pysdy's propagation
+and XLA's partitioner (the hook's route), and checks the replicated loss and
 gradients against the same step run by plain JAX on one local device, within
 float32's relative tolerance (pysdy.runtime.comparison).
 Cross-process collectives use gloo over TCP on this machine's loopback.

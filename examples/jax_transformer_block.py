@@ -3,8 +3,8 @@
     python examples/jax_transformer_block.py [--show-module]
 
 The parameters are sharded Megatron-style over "model" and the batch over
-"data" on a 2x4 mesh; pysdy propagates the shardings, exports them for GSPMD,
-and XLA partitions and runs the step. The script prints where the results live,
+"data" on a 2x4 mesh; pysdy propagates the shardings and XLA partitions
+pysdy's module (XLA's Shardy partitioner, the hook's default route) and runs the step. The script prints where the results live,
 the collectives XLA inserted, and how the results compare with the same step run
 unpartitioned by plain JAX on one device (within float32's relative tolerance).
 """

@@ -1,7 +1,7 @@
 """`pysdy.jax`: JAX programs through pysdy's pipeline (a `jit` and a hook on JAX's compile step)."""
 
 from pysdy.jax.compatibility import TESTED_JAX_VERSIONS, IncompatibleJaxError
-from pysdy.jax.gspmd_export import GspmdExport, PysdyExportError, export_for_gspmd
+from pysdy.jax.handoff import HandOff, PysdyExportError, export_for_gspmd, hand_off
 from pysdy.jax.hook import (
     PysdyCompilation,
     check_hook_compatibility,
@@ -12,18 +12,25 @@ from pysdy.jax.hook import (
     uninstall,
 )
 from pysdy.jax.jit import PysdyJitted, PysdyLowered, jit
+from pysdy.jax.reporting import HookSummary, PysdyFallbackWarning, PysdyVerifyWarning, PysdyWarning, hook_summary
 
 __all__ = [
     "TESTED_JAX_VERSIONS",
-    "GspmdExport",
+    "HandOff",
+    "HookSummary",
     "IncompatibleJaxError",
     "PysdyCompilation",
     "PysdyExportError",
+    "PysdyFallbackWarning",
     "PysdyJitted",
     "PysdyLowered",
+    "PysdyVerifyWarning",
+    "PysdyWarning",
     "check_hook_compatibility",
     "compilations",
     "export_for_gspmd",
+    "hand_off",
+    "hook_summary",
     "install",
     "is_installed",
     "jit",

@@ -1,4 +1,4 @@
-"""`pysdy.jax.jit`: `jax.jit` whose compiles go through pysdy's pipeline and XLA's GSPMD partitioner."""
+"""`pysdy.jax.jit`: `jax.jit` whose compiles go through pysdy's pipeline (the hook's route) and XLA's partitioner."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any, Callable
 import jax
 from jax._src import source_info_util, traceback_util
 
-from pysdy.jax.gspmd_export import export_for_gspmd
-from pysdy.jax.hook import check_hook_compatibility, pipeline_hook
+from pysdy.jax.handoff import hand_off
+from pysdy.jax.hook import ROUTE, check_hook_compatibility, pipeline_hook
 
 # JAX's source locations and tracebacks then point at the user's code, not at these wrappers.
 traceback_util.register_exclusion(os.path.dirname(__file__))
@@ -29,12 +29,13 @@ class PysdyLowered:
         return self._lowered.as_text(*args, **kwargs)
 
     def exported_text(self) -> str:
-        """The module pysdy hands XLA: JAX's lowering after sdy propagation and the GSPMD export."""
+        """The module pysdy hands XLA on the hook's route: JAX's lowering after pysdy's propagation (and, on the
+        gspmd route, the GSPMD export)."""
         module = self._lowered.compiler_ir("stablehlo")
-        return export_for_gspmd(module.operation.get_asm(enable_debug_info=True), self._name).text
+        return hand_off(module.operation.get_asm(enable_debug_info=True), self._name, ROUTE.value).text
 
     def compile(self, compiler_options: dict[str, Any] | None = None, **kwargs: Any) -> jax.stages.Compiled:
-        """Compiles with XLA's GSPMD partitioner on pysdy's export; arguments as `jax.stages.Lowered.compile`.
+        """Compiles pysdy's hand-off with XLA; arguments as `jax.stages.Lowered.compile`.
 
         Compiler options are always passed (empty by default): without them JAX
         memoizes the executable on the lowering itself, outside the caches whose
@@ -64,6 +65,6 @@ class PysdyJitted:
 
 def jit(fun: Callable, /, **jit_kwargs: Any) -> PysdyJitted:
     """`jax.jit(fun, **jit_kwargs)` (any of its arguments: in_shardings, out_shardings, static_argnums, donate_argnums,
-    ...) compiled through pysdy's propagation and GSPMD export instead of XLA's Shardy pass."""
+    ...) compiled through pysdy's propagation instead of XLA's own."""
     check_hook_compatibility()
     return PysdyJitted(fun, jit_kwargs)

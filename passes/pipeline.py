@@ -60,6 +60,14 @@ class NestedPipeline:
 Step = Union[PassStep, NestedPipeline]
 
 
+def pipeline_text(steps: tuple[Step, ...]) -> str:
+    """The textual pipeline of `steps` (what `parse_pipeline` reads back), e.g. for jaxlib's C++ pass manager."""
+    parts = []
+    for step in steps:
+        parts.append(f"{step.anchor}({pipeline_text(step.steps)})" if isinstance(step, NestedPipeline) else step.text())
+    return ",".join(parts)
+
+
 # --------------------------------------------------------------------------
 # Parsing
 # --------------------------------------------------------------------------

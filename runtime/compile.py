@@ -3,7 +3,8 @@
 GSPMD route: pysdy's `sdy-propagation-pipeline`, then pysdy's
 `xla-sdy-stablehlo-export-pipeline` (shardings as `mhlo.sharding`), then XLA
 with `use_spmd_partitioning=True, use_shardy_partitioner=False`.
-sdy route: the module after pysdy's propagation, still in sdy, to XLA with
+sdy route: the module after pysdy's propagation, in the re-propagatable form
+XLA's Shardy partitioner takes (`avoid-export-for-partitioning`), to XLA with
 `use_shardy_partitioner=True`.
 A module in GSPMD form (`mhlo.sharding`, no `sdy.mesh`) is first imported
 with pysdy's `xla-sdy-stablehlo-import-pipeline`.
@@ -94,7 +95,7 @@ def compile_module(
     with make_context():
         module = parse_module(text, source_name)
         try:
-            steps = propagate(module)
+            steps = propagate(module, route)
             info = read_module_info(module)
             count = partition_count(info, devices)
             chosen = select_devices(count, backend)

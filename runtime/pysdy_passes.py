@@ -11,11 +11,19 @@ from jaxlib.mlir import ir
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.expanding_broadcasts import split_expanding_broadcasts
 from pysdy.runtime.unreduced_sources import refuse_unreduced_from_replicated
-from pysdy.runtime.xla_limits import pin_loop_invariants, reshards_as_constraints, unify_branch_results
+from pysdy.runtime.xla_limits import (
+    drop_custom_call_shardings_xla_rejects,
+    pin_loop_invariants,
+    reshards_as_constraints,
+    unify_branch_results,
+)
 
 ROUTES = ("gspmd", "sdy")
 IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
 PROPAGATION_PIPELINE = "sdy-propagation-pipeline"
+# What XLA's Shardy partitioner takes: it runs propagation and its export itself, so pysdy's result must stay
+# re-propagatable (no reshards or collectives, which jaxlib's compile path cannot carry into XLA's HLO).
+PROPAGATION_PIPELINE_FOR_SHARDY = "sdy-propagation-pipeline{avoid-export-for-partitioning=true}"
 EXPORT_PIPELINE = "xla-sdy-stablehlo-export-pipeline"
 
 
@@ -26,9 +34,16 @@ def in_gspmd_form(module: ir.Module) -> bool:
     return "mhlo.sharding" in module.operation.get_asm()
 
 
-def propagate(module: ir.Module) -> list[str]:
-    """Imports a module in GSPMD form, then runs `sdy-propagation-pipeline`; returns the pipelines run."""
-    steps = [IMPORT_PIPELINE, PROPAGATION_PIPELINE] if in_gspmd_form(module) else [PROPAGATION_PIPELINE]
+def propagation_pipelines(module: ir.Module, route: str) -> list[str]:
+    """The pipelines `propagate` runs on `module` for `route`."""
+    propagation = PROPAGATION_PIPELINE_FOR_SHARDY if route == "sdy" else PROPAGATION_PIPELINE
+    return [IMPORT_PIPELINE, propagation] if in_gspmd_form(module) else [propagation]
+
+
+def propagate(module: ir.Module, route: str) -> list[str]:
+    """Imports a module in GSPMD form, then runs `sdy-propagation-pipeline` (for the sdy route, in the form XLA's
+    Shardy partitioner propagates again); returns the pipelines run."""
+    steps = propagation_pipelines(module, route)
     for step in steps:
         run_pipeline(module, parse_pipeline(step))
     return steps
@@ -37,11 +52,14 @@ def propagate(module: ir.Module) -> list[str]:
 def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     """Turns a propagated module into what XLA compiles on `route`; returns a note per sharding changed for XLA.
 
-    Both routes first rewrite the loops and conditionals XLA rejects into
-    equivalent ones it compiles, shardings kept (xla_limits.py). gspmd: a
-    module that makes unreduced axes out of replicated values is refused
-    (RuntimeInputError, see unreduced_sources.py), else
-    `xla-sdy-stablehlo-export-pipeline`. sdy: reshards become constraints.
+    Both routes first rewrite the loops XLA rejects into equivalent ones it
+    compiles, shardings kept (xla_limits.py). gspmd: a module that makes
+    unreduced axes out of replicated values is refused (RuntimeInputError, see
+    unreduced_sources.py), else the broadcasts XLA's translation would shard
+    badly are split (expanding_broadcasts.py), then
+    `xla-sdy-stablehlo-export-pipeline`. sdy: branch results are unified, the
+    reshards at calls become constraints and the custom-call shardings XLA
+    rejects are dropped (its Shardy partitioner propagates them again).
     """
     pin_loop_invariants(module)
     if route == "gspmd":
@@ -50,4 +68,4 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
         run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
         return []
     unify_branch_results(module)
-    return reshards_as_constraints(module)
+    return reshards_as_constraints(module) + drop_custom_call_shardings_xla_rejects(module)

@@ -5,7 +5,10 @@ manager), every `sdy-*` step being pysdy's Python pass; `symbol-dce` is
 MLIR's. jaxlib's `sdy-save-module` steps are left out: they dump nothing
 without a dump directory, and this pipeline has no option to set one.
 `enable-explicit-gather-scatter-batching` adds the step jaxlib's C++ adds for
-`PropagationOptions::enableExplicitGatherScatterBatching`, which its text pipeline cannot set.
+`PropagationOptions::enableExplicitGatherScatterBatching`, and
+`avoid-export-for-partitioning` ends with the export passes of
+`sdy-export-pipeline{avoid-export-for-partitioning=true}`, as the C++ does for
+`PropagationOptions::avoidExportForPartitioning`: jaxlib's text pipeline can set neither.
 """
 
 from __future__ import annotations
@@ -39,6 +42,12 @@ class PropagationPipelinePass(Pass):
         False, "whether to keep one function per callee instead of flattening the call graph"
     )
     enable_explicit_gather_scatter_batching: bool = option(False, EXPLICIT_GATHER_SCATTER_BATCHING_HELP)
+    avoid_export_for_partitioning: bool = option(
+        False,
+        "Leave the module ready for another round of propagation (no reshards, collectives or sharding-group "
+        "removal), as a partitioner that propagates again expects it; pysdy's text spelling of Shardy's C++ "
+        "PropagationOptions::avoidExportForPartitioning.",
+    )
 
     def steps(self) -> tuple[Step, ...]:
         steps = _steps(
@@ -72,7 +81,7 @@ class PropagationPipelinePass(Pass):
             steps += _steps("sdy-export-named-computations", "sdy-propagate-to-func-results")
         steps.append(PassStep("sdy-unflatten-call-graph", (("dedup-functions-fully", "false"),)))
         steps += _steps("symbol-dce", "sdy-insert-func-call-reshards")
-        return tuple(steps) + ExportPipelinePass().steps()
+        return tuple(steps) + ExportPipelinePass(avoid_export_for_partitioning=self.avoid_export_for_partitioning).steps()
 
     def run(self, op: ir.Operation) -> None:
         run_steps_in_pass(op, self.steps(), self.argument)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from gather_scatter_modules import functions
 from import_oracle import corpus_programs, cpp_steps, run_cpp, run_py
 from jax_corpus import program_names
-from pysdy.passes.pipeline import NestedPipeline
+from pysdy.passes.pipeline import pipeline_text
 from pysdy.passes.propagation.propagation_pipeline import PropagationPipelinePass
 
 PASS = "func.func(sdy-explicit-gather-scatter-batching)"
@@ -86,16 +86,6 @@ def _with_pass(steps: tuple[str, ...]) -> str:
     return ",".join(steps[:index] + (PASS,) + steps[index:])
 
 
-def _text(steps) -> str:
-    parts = []
-    for step in steps:
-        if isinstance(step, NestedPipeline):
-            parts.append(f"{step.anchor}({_text(step.steps)})")
-        else:
-            parts.append(step.text())
-    return ",".join(parts)
-
-
 def _without_options(pipeline: str) -> str:
     """The pipeline's passes and nesting (jaxlib prints every option, pysdy's steps those they set)."""
     return re.sub(r"\{(?:[^{}]|\{[^{}]*\})*\}", "", pipeline)
@@ -105,7 +95,7 @@ def _without_options(pipeline: str) -> str:
 def test_propagation_steps_insert_the_pass_after_the_splitter(dedup):
     expected = cpp_steps("sdy-propagation-pipeline{dedup-functions-fully=true}" if dedup else "sdy-propagation-pipeline")
     steps = PropagationPipelinePass(dedup_functions_fully=dedup, enable_explicit_gather_scatter_batching=True).steps()
-    assert _without_options(_text(steps)) == _without_options(_with_pass(expected))
+    assert _without_options(pipeline_text(steps)) == _without_options(_with_pass(expected))
 
 
 def _pipelines() -> list:

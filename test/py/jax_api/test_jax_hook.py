@@ -1,10 +1,13 @@
-"""The lowering hook: plain `jax.jit` under it compiles pysdy's GSPMD export with GSPMD, JAX's caches keep pysdy and
-plain executables apart, install/uninstall patch and restore the seam, and failures are clear errors."""
+"""The lowering hook: plain `jax.jit` under it compiles pysdy's propagated module with XLA's Shardy partitioner (or
+pysdy's GSPMD export with GSPMD), JAX's caches keep pysdy and plain executables apart, install/uninstall patch and
+restore the seam, what pysdy or a route cannot take falls back with a warning, and failures are clear errors."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import re
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -28,9 +31,10 @@ _LINE_AFTER_THE_NEWEST = f"{_NEWEST[0]}.{_NEWEST[1] + 1}.0"
 
 @dataclasses.dataclass
 class XlaCompile:
-    """One module handed to XLA: whether it still had sdy shardings, had GSPMD ones, and the partitioner asked for."""
+    """One module handed to XLA: whether pysdy propagated it (a StableHLO op carries an `sdy.sharding`, which JAX's
+    lowering never writes), whether it had GSPMD shardings, and the partitioner asked for."""
 
-    has_sdy_shardings: bool
+    propagated: bool
     has_gspmd_shardings: bool
     shardy_partitioner: bool
 
@@ -45,7 +49,8 @@ def xla_compiles(monkeypatch):
     def recording(backend, computation, devices, compile_options, *rest, **kwargs):
         text = str(computation)
         build = compile_options.executable_build_options
-        seen.append(XlaCompile("sdy.sharding" in text, "mhlo.sharding" in text, build.use_shardy_partitioner))
+        propagated = re.search(r"= stablehlo\.[a-z_]+ .*\{.*sdy\.sharding = ", text) is not None
+        seen.append(XlaCompile(propagated, "mhlo.sharding" in text, build.use_shardy_partitioner))
         return original(backend, computation, devices, compile_options, *rest, **kwargs)
 
     monkeypatch.setattr(hook._STATE, "original", recording)
@@ -79,28 +84,38 @@ def _sharded_matmul(mesh, name_suffix=""):
     return jax.jit(matmul, in_shardings=shardings)
 
 
-def test_plain_jit_under_the_hook_compiles_pysdys_export_with_gspmd(mesh, xla_compiles):
+def test_plain_jit_under_the_hook_compiles_pysdys_propagation_with_shardy(mesh, xla_compiles):
     x, w = _inputs()
     matmul = _sharded_matmul(mesh)
-    before = len(pysdy.jax.compilations())
+    before = pysdy.jax.hook_summary().compiles
     with pysdy.jax.pipeline_hook():
         result = matmul(x, w)
-    assert xla_compiles == [XlaCompile(has_sdy_shardings=False, has_gspmd_shardings=True, shardy_partitioner=False)]
+    assert xla_compiles == [XlaCompile(propagated=True, has_gspmd_shardings=False, shardy_partitioner=True)]
     record = pysdy.jax.compilations()[-1]
-    assert len(pysdy.jax.compilations()) == before + 1 and record.num_partitions == 8
-    assert "sdy.sharding" in record.jax_module and not _has_sdy(record.exported_module)
+    assert pysdy.jax.hook_summary().compiles == before + 1 and record.num_partitions == 8 and record.route == "sdy"
+    assert "sdy.sharding" in record.jax_module and "sdy.reshard" not in record.exported_module
     assert mismatch(np.asarray(result), np.tanh(x @ w)) is None
     assert result.sharding.is_equivalent_to(NamedSharding(mesh, P("x", None)), 2)
+
+
+def test_plain_jit_on_the_gspmd_route_compiles_pysdys_export_with_gspmd(mesh, xla_compiles):
+    x, w = _inputs()
+    with pysdy.jax.pipeline_hook(route="gspmd"):
+        result = _sharded_matmul(mesh, "_gspmd")(x, w)
+    assert xla_compiles == [XlaCompile(propagated=False, has_gspmd_shardings=True, shardy_partitioner=False)]
+    record = pysdy.jax.compilations()[-1]
+    assert record.route == "gspmd" and not _has_sdy(record.exported_module)
+    assert mismatch(np.asarray(result), np.tanh(x @ w)) is None
 
 
 def test_the_hook_never_returns_a_plain_executable_nor_leaks_its_own(mesh, xla_compiles):
     x, w = _inputs()
     matmul = _sharded_matmul(mesh)
     matmul(x, w)
-    assert [c.shardy_partitioner for c in xla_compiles] == [True]
+    assert [c.propagated for c in xla_compiles] == [False]
     with pysdy.jax.pipeline_hook():
         matmul(x, w)  # compiled before without pysdy: must compile again, through pysdy
-    assert [c.shardy_partitioner for c in xla_compiles] == [True, False]
+    assert [c.propagated for c in xla_compiles] == [False, True]
     matmul(x, w)
     with pysdy.jax.pipeline_hook():
         matmul(x, w)
@@ -110,8 +125,10 @@ def test_the_hook_never_returns_a_plain_executable_nor_leaks_its_own(mesh, xla_c
     with pysdy.jax.pipeline_hook():
         fresh(x, w)
     fresh(x, w)  # compiled first through pysdy: plain jit must compile its own
-    assert [c.shardy_partitioner for c in xla_compiles[2:]] == [False, True]
-    assert xla_compiles[3].has_sdy_shardings
+    assert [c.propagated for c in xla_compiles[2:]] == [True, False]
+    with pysdy.jax.pipeline_hook(route="gspmd"):
+        fresh(x, w)  # another route: another executable
+    assert [c.shardy_partitioner for c in xla_compiles[4:]] == [False]
 
 
 def test_a_lowering_compiles_through_the_hook_unless_jax_memoized_its_executable(mesh, xla_compiles):
@@ -123,10 +140,10 @@ def test_a_lowering_compiles_through_the_hook_unless_jax_memoized_its_executable
     lowered.compile()
     with pysdy.jax.pipeline_hook():
         lowered.compile()
-        assert [c.shardy_partitioner for c in xla_compiles] == [True], "the memoized plain executable"
+        assert [c.propagated for c in xla_compiles] == [False], "the memoized plain executable"
         lowered.compile(compiler_options={})
     lowered.compile(compiler_options={})
-    assert [c.shardy_partitioner for c in xla_compiles] == [True, False]
+    assert [c.propagated for c in xla_compiles] == [False, True]
 
 
 def test_install_patches_the_seam_until_uninstall(mesh, xla_compiles):
@@ -142,7 +159,7 @@ def test_install_patches_the_seam_until_uninstall(mesh, xla_compiles):
         pysdy.jax.uninstall()
     assert compiler.compile_or_get_cached is hook._STATE.original
     _sharded_matmul(mesh, "_uninstalled")(x, w)
-    assert [c.shardy_partitioner for c in xla_compiles] == [False, True]
+    assert [c.propagated for c in xla_compiles] == [True, False]
 
 
 def test_pysdy_jit_is_jax_jit_through_pysdy(mesh, xla_compiles):
@@ -159,10 +176,10 @@ def test_pysdy_jit_is_jax_jit_through_pysdy(mesh, xla_compiles):
     lowered = scaled.lower(x, w, 3.0)
     assert "sdy.sharding" in lowered.as_text()
     exported = lowered.exported_text()
-    assert "mhlo.sharding" in exported and not _has_sdy(exported)
+    assert "sdy.sharding" in exported and "sdy.reshard" not in exported
     compiled = lowered.compile()
     assert "all-reduce" in collective_kinds(compiled.as_text())
-    assert [c.shardy_partitioner for c in xla_compiles] == [False]
+    assert [c.propagated for c in xla_compiles] == [True]
 
 
 def test_matching_shardings_need_no_collectives(mesh):
@@ -182,11 +199,11 @@ def test_a_module_jax_lowered_for_gspmd_is_imported_first(mesh, xla_compiles):
     record = pysdy.jax.compilations()[-1]
     assert "mhlo.sharding" in record.jax_module and not _has_sdy(record.jax_module)
     assert mismatch(np.asarray(result), np.tanh(x @ w)) is None
-    assert [c.shardy_partitioner for c in xla_compiles] == [False]
+    assert xla_compiles == [XlaCompile(propagated=True, has_gspmd_shardings=False, shardy_partitioner=True)]
 
 
-def test_what_pysdys_export_refuses_is_a_clear_error():
-    """Unreduced all-reduces (an explicit-mesh matmul with `unreduced`) are refused by pysdy's export."""
+def _partial_sums_on_an_explicit_mesh():
+    """An explicit-mesh matmul left `unreduced` along "y", then resharded (all-reduced) and doubled."""
     mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Explicit,) * 2)
 
     def partial_sums(a, b):
@@ -195,8 +212,36 @@ def test_what_pysdys_export_refuses_is_a_clear_error():
 
     a = jax.device_put(np.ones((8, 16), np.float32), NamedSharding(mesh, P("x", "y")))
     b = jax.device_put(np.ones((16, 8), np.float32), NamedSharding(mesh, P("y", None)))
-    with jax.set_mesh(mesh), pytest.raises(pysdy.jax.PysdyExportError) as failure:
-        pysdy.jax.jit(partial_sums)(a, b)
+    return mesh, partial_sums, a, b
+
+
+def test_unreduced_axes_compile_on_the_sdy_route():
+    mesh, partial_sums, a, b = _partial_sums_on_an_explicit_mesh()
+    with jax.set_mesh(mesh), warnings.catch_warnings():
+        warnings.simplefilter("error", pysdy.jax.PysdyWarning)
+        result = pysdy.jax.jit(partial_sums)(a, b)
+    assert pysdy.jax.compilations()[-1].route == "sdy"
+    assert mismatch(np.asarray(result), np.full((8, 8), 32.0, np.float32)) is None
+
+
+def test_the_gspmd_route_sends_unreduced_axes_to_the_sdy_route_with_a_warning():
+    mesh, partial_sums, a, b = _partial_sums_on_an_explicit_mesh()
+    with jax.set_mesh(mesh), pysdy.jax.pipeline_hook(route="gspmd"), pytest.warns(pysdy.jax.PysdyFallbackWarning) as caught:
+        result = jax.jit(partial_sums)(a, b)
+    assert [str(w.message) for w in caught] == [
+        "'jit_partial_sums' has unreduced axes, which the gspmd route cannot carry: it takes the sdy route"
+    ]
+    assert pysdy.jax.compilations()[-1].route == "sdy"
+    assert mismatch(np.asarray(result), np.full((8, 8), 32.0, np.float32)) is None
+
+
+def test_what_pysdys_export_refuses_is_a_clear_error():
+    """Called directly, the GSPMD export refuses unreduced all-reduces (the hook sends them to the sdy route)."""
+    mesh, partial_sums, a, b = _partial_sums_on_an_explicit_mesh()
+    with jax.set_mesh(mesh):
+        text = jax.jit(partial_sums).lower(a, b).as_text(debug_info=True)
+    with pytest.raises(pysdy.jax.PysdyExportError) as failure:
+        pysdy.jax.export_for_gspmd(text, "jit_partial_sums")
     message = str(failure.value)
     assert message.startswith("pysdy's pipeline failed on 'jit_partial_sums':")
     assert "pysdy cannot export 'sdy.all_reduce' over unreduced axes" in message

@@ -15,8 +15,10 @@ from line_side import when
 from numerics import collective_kinds, concrete_args, plain_jit_hlo, run_both
 
 import pysdy.jax
+from pysdy.jax.hook import ROUTE
 from pysdy.runtime.collectives import sent_bytes_per_run
 from pysdy.runtime.comparison import mismatch
+from pysdy.runtime.pysdy_passes import ROUTES
 
 # Bodies that name the 8-device mesh (shard_map, sharding constraints) cannot run unpartitioned on one device;
 # their reference is plain `jax.jit` with the same shardings (XLA's own Shardy partitioner).
@@ -61,7 +63,6 @@ LOOPS_WITH_INVARIANT_STATE = {
     "while_loop_power_iteration",
     "linalg_solve_lu",
     "shard_alike_in_scan_body",
-    "io_callback_in_loop",
 }
 # Programs whose partitioned form sends more bytes per run than XLA's own route (plain jax.jit), and why: both come
 # from propagation, not from the export (XLA's own export of pysdy's propagated module sends the same bytes). XLA
@@ -94,18 +95,23 @@ def _assert_close(name: str, index: int, partitioned: np.ndarray, reference: np.
     assert difference is None, f"{name} output {index}: {difference}"
 
 
-def _last_compilation():
-    """The hook's latest compile (it keeps only the most recent ones, so their count stops growing)."""
-    kept = pysdy.jax.compilations()
-    return kept[-1] if kept else None
+# What each route hands XLA for a loop whose sharding is kept.
+LOOP_SHARDING_HANDED = {
+    "gspmd": r'stablehlo\.while.*mhlo\.sharding = "\{\{',
+    "sdy": r"stablehlo\.while.*sdy\.sharding = #sdy\.sharding_per_value",
+}
 
 
-def _check_program(name: str) -> None:
+def _check_program(name: str, route: str) -> None:
     program = corpus_programs()[name]
-    last_before = _last_compilation()
-    run = run_both(program, reference_on_mesh=name in MESH_BOUND)
-    assert _last_compilation() is not last_before, "the call did not compile through pysdy"
-    assert pysdy.jax.compilations()[-1].dropped_shardings == ()
+    compiles_before = pysdy.jax.hook_summary().compiles
+    with ROUTE(route):
+        run = run_both(program, reference_on_mesh=name in MESH_BOUND)
+        handed = run.lowered.exported_text()
+    assert pysdy.jax.hook_summary().compiles > compiles_before, "the call did not compile through pysdy"
+    compilation = pysdy.jax.compilations()[-1]
+    assert compilation.route == route
+    assert not any(op in note for note in compilation.notes for op in ("stablehlo.while", "stablehlo.case")), compilation.notes
     assert len(run.partitioned) == len(run.reference)
     for index, (partitioned, reference) in enumerate(zip(run.partitioned, run.reference)):
         _assert_close(name, index, np.asarray(partitioned), reference)
@@ -116,27 +122,36 @@ def _check_program(name: str) -> None:
     if name in REQUIRED_COLLECTIVES:
         assert REQUIRED_COLLECTIVES[name] in collective_kinds(run.compiled.as_text())
     if name in LOOPS_WITH_INVARIANT_STATE:
-        assert re.search(r'stablehlo\.while.*mhlo\.sharding = "\{\{', run.lowered.exported_text()), name
+        assert re.search(LOOP_SHARDING_HANDED[route], handed), name
     if name not in BYTES_ABOVE_XLA:
         sent = sent_bytes_per_run(run.compiled.as_text(), 8)
         assert sent <= sent_bytes_per_run(plain_jit_hlo(name), 8), f"{name}: {sent} bytes"
 
 
+@pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("name", FAST)
-def test_corpus_program_matches_plain_jax(name):
-    _check_program(name)
+def test_corpus_program_matches_plain_jax(name, route):
+    _check_program(name, route)
+
+
+# Checked on both routes by test_jax_host_callbacks.py (whose compiles JAX's cache would hand these tests).
+HOST_CALLBACKS = {"io_callback_on_sharded_input", "ordered_io_callback_and_debug_print", "io_callback_in_loop"}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [n for n in corpus_programs() if n not in FAST and n != "fft_and_inverse"])
-def test_corpus_program_matches_plain_jax_long(name):
-    _check_program(name)
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize(
+    "name", [n for n in corpus_programs() if n not in FAST and n not in HOST_CALLBACKS and n != "fft_and_inverse"]
+)
+def test_corpus_program_matches_plain_jax_long(name, route):
+    _check_program(name, route)
 
 
 @pytest.mark.slow
 @when("xla_cpu_fft_fails_when_partitioned", False)
 def test_partitioned_fft_matches_plain_jax():
-    _check_program("fft_and_inverse")
+    for route in ROUTES:
+        _check_program("fft_and_inverse", route)
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ from jax_corpus import corpus, program_names
 from line_side import when
 from oracle import cpp_output, cpp_pass_pipeline
 from propagation_oracle import first_difference, pysdy_output
-from pysdy.passes.pipeline import NestedPipeline
+from pysdy.passes.pipeline import pipeline_text
 from pysdy.passes.propagation.propagation_pipeline import PropagationPipelinePass
 
 _PASS_NAME = re.compile(r"(?:^|[,(])([a-z][a-z0-9.-]*)(?=[{,()]|$)")
@@ -16,18 +16,8 @@ _PASS_NAME = re.compile(r"(?:^|[,(])([a-z][a-z0-9.-]*)(?=[{,()]|$)")
 _NOT_MIRRORED = {"func.func", "sdy-save-module"}
 
 
-def _pass_names(pipeline_text: str) -> list[str]:
-    return [name for name in _PASS_NAME.findall(pipeline_text) if name not in _NOT_MIRRORED]
-
-
-def _text(steps) -> str:
-    parts = []
-    for step in steps:
-        if isinstance(step, NestedPipeline):
-            parts.append(f"{step.anchor}({','.join(s.text() for s in step.steps)})")
-        else:
-            parts.append(step.text())
-    return ",".join(parts)
+def _pass_names(text: str) -> list[str]:
+    return [name for name in _PASS_NAME.findall(text) if name not in _NOT_MIRRORED]
 
 
 @pytest.mark.parametrize("dedup", [False, True])
@@ -35,7 +25,7 @@ def test_steps_are_jaxlib_expansion_of_the_pipeline(dedup):
     option = str(dedup).lower()
     expanded = cpp_pass_pipeline(f"sdy-propagation-pipeline{{dedup-functions-fully={option}}}")
     expected = _pass_names(expanded[len("builtin.module(") : -1])
-    assert _pass_names(_text(PropagationPipelinePass(dedup_functions_fully=dedup).steps())) == expected
+    assert _pass_names(pipeline_text(PropagationPipelinePass(dedup_functions_fully=dedup).steps())) == expected
 
 
 def _cases():
@@ -110,7 +100,7 @@ def _call_import_order(pass_names: list[str]) -> list[str]:
 def _both_orders() -> tuple[list[str], list[str]]:
     expanded = cpp_pass_pipeline("sdy-propagation-pipeline")
     cpp = _call_import_order(_pass_names(expanded[len("builtin.module(") : -1]))
-    return cpp, _call_import_order(_pass_names(_text(PropagationPipelinePass().steps())))
+    return cpp, _call_import_order(_pass_names(pipeline_text(PropagationPipelinePass().steps())))
 
 
 @when("import_calls_after_func_edges")
