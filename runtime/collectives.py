@@ -124,3 +124,51 @@ def find_collectives(hlo_text: str, device_count: int) -> list[Collective]:
             Collective(kind, name, shape, groups, operand_bytes, _sent_bytes(kind, operand_bytes, result_bytes, group_size))
         )
     return found
+
+
+_COMPUTATION = re.compile(r"^(ENTRY )?%?([\w.\-]+) \(.*\{$")
+_LOOP = re.compile(r"\bbody=%([\w.\-]+)")
+_TRIP_COUNT = re.compile(r'"known_trip_count":\{"n":"(\d+)"\}')
+_CALLED = re.compile(r"(?:condition|to_apply|calls|true_computation|false_computation)=%([\w.\-]+)")
+_BRANCHES = re.compile(r"branch_computations=\{([^}]*)\}")
+
+
+def sent_bytes_per_run(hlo_text: str, device_count: int) -> int:
+    """The bytes each device sends in one run of the program: each collective's `sent_bytes` times the number of
+    times its computation runs (a while body's known trip count, 1 where XLA does not know it; a conditional's
+    every branch counted, an upper bound)."""
+    bodies: dict[str, list[str]] = {}
+    entry = None
+    name = None
+    for line in hlo_text.splitlines():
+        header = _COMPUTATION.match(line)
+        if header:
+            name = header.group(2)
+            bodies[name] = []
+            entry = name if header.group(1) else entry
+        elif line.startswith("}"):
+            name = None
+        elif name is not None:
+            bodies[name].append(line)
+    runs: dict[str, int] = {}
+
+    def visit(computation: str, times: int) -> None:
+        runs[computation] = runs.get(computation, 0) + times
+        for line in bodies.get(computation, ()):
+            loop = _LOOP.search(line)
+            if loop:
+                trips = _TRIP_COUNT.search(line)
+                visit(loop.group(1), times * (int(trips.group(1)) if trips else 1))
+            for called in _CALLED.findall(line):
+                visit(called, times)
+            for branches in _BRANCHES.findall(line):
+                for branch in re.findall(r"%([\w.\-]+)", branches):
+                    visit(branch, times)
+
+    if entry is None:
+        return 0
+    visit(entry, 1)
+    return sum(
+        runs.get(computation, 0) * sum(c.sent_bytes for c in find_collectives("\n".join(lines), device_count))
+        for computation, lines in bodies.items()
+    )

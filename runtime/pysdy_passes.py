@@ -9,11 +9,13 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+from pysdy.runtime.expanding_broadcasts import split_expanding_broadcasts
 from pysdy.runtime.unreduced_sources import refuse_unreduced_from_replicated
 from pysdy.runtime.xla_limits import (
     drop_custom_call_shardings_xla_rejects,
-    drop_shardings_xla_rejects,
+    pin_loop_invariants,
     reshards_as_constraints,
+    unify_branch_results,
 )
 
 ROUTES = ("gspmd", "sdy")
@@ -50,16 +52,20 @@ def propagate(module: ir.Module, route: str) -> list[str]:
 def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     """Turns a propagated module into what XLA compiles on `route`; returns a note per sharding changed for XLA.
 
-    gspmd: a module that makes unreduced axes out of replicated values is
-    refused (RuntimeInputError, see unreduced_sources.py), else
-    `xla-sdy-stablehlo-export-pipeline`, then the `mhlo.sharding`s XLA
-    rejects are dropped (so its partitioner chooses them). sdy: the reshards
-    at calls become constraints and the `sdy.sharding`s XLA rejects are dropped
-    (its Shardy partitioner propagates them again).
+    Both routes first rewrite the loops XLA rejects into equivalent ones it
+    compiles, shardings kept (xla_limits.py). gspmd: a module that makes
+    unreduced axes out of replicated values is refused (RuntimeInputError, see
+    unreduced_sources.py), else the broadcasts XLA's translation would shard
+    badly are split (expanding_broadcasts.py), then
+    `xla-sdy-stablehlo-export-pipeline`. sdy: branch results are unified, the
+    reshards at calls become constraints and the custom-call shardings XLA
+    rejects are dropped (its Shardy partitioner propagates them again).
     """
+    pin_loop_invariants(module)
     if route == "gspmd":
         refuse_unreduced_from_replicated(module)
+        split_expanding_broadcasts(module)
         run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
-        return drop_shardings_xla_rejects(module, "mhlo.sharding")
-    notes = reshards_as_constraints(module) + drop_shardings_xla_rejects(module, "sdy.sharding")
-    return notes + drop_custom_call_shardings_xla_rejects(module)
+        return []
+    unify_branch_results(module)
+    return reshards_as_constraints(module) + drop_custom_call_shardings_xla_rejects(module)

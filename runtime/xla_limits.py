@@ -1,14 +1,20 @@
-"""Shardings that jaxlib 0.10.2's XLA cannot compile, dropped before the hand-off and reported, never hidden.
+"""Module forms jaxlib's XLA cannot compile, changed before the hand-off: rewritten into equivalent ones, shardings kept ((a)-(c)), or unsharded where XLA shards again ((d)).
 
 (a) A sharded `stablehlo.while` whose body returns one of its arguments
 unchanged: the conversion to HLO lifts that loop-invariant operand out of the
 loop tuple but keeps its element of the while's tuple sharding, and XLA then
 fails a RET_CHECK in hlo_sharding.cc ("has N leaf nodes while this sharding
-has M") and crashes the process. Without the sharding, XLA's partitioner
-decides the loop's sharding itself.
-(b) `stablehlo.case` / `stablehlo.if` branches whose returned values have
-different shardings: HLO's verifier rejects the conditional ("Inconsistent
-conditional sharding among instructions").
+has M") or crashes the process. XLA's own export (the C++
+`xla-sdy-stablehlo-export-pipeline`) leaves such loops as they are: JAX never
+shards a while loop, so XLA's own flow never meets one. The body returns a
+sharding constraint of the argument to the loop's own sharding of it instead:
+the identity for the partitioner, and the operand stays in the loop state.
+(b) `stablehlo.case` / `stablehlo.if` branches returning values sharded
+differently from each other or from the op's result: HLO's verifier rejects
+the conditional ("Inconsistent conditional sharding among instructions")
+on the sdy route. Each branch returns its value constrained to the op's
+result sharding (the first branch value's when the op has none), the reshard
+the conditional's result needs anyway, inside the branch that makes it.
 (c) On the sdy route, `sdy.reshard`: jaxlib's compile path removes the meshes
 before it exports reshards, and then fails with "'sdy.reshard' op unknown
 mesh". After propagation a reshard to a sharding pins the same sharding on its
@@ -25,10 +31,13 @@ them back after that conversion.
 from __future__ import annotations
 
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
 
+from pysdy.dialects.sdy import TensorSharding
 from pysdy.passes.common.custom_calls import custom_call_target
 from pysdy.passes.common.data_flow import terminator_operands
 from pysdy.passes.common.ir_walk import nested_ops_named
+from pysdy.passes.common.value_shardings import get_sharding
 
 
 def _where(op: ir.Operation) -> str:
@@ -56,33 +65,40 @@ def reshards_as_constraints(module: ir.Module) -> list[str]:
     ]
 
 
-def drop_shardings_xla_rejects(module: ir.Module, attribute: str) -> list[str]:
-    """Removes the `attribute` shardings of (a) and (b) from `module`; one note per removal, naming the op."""
-    notes = []
-    for op in nested_ops_named(module.operation, {"stablehlo.while", "stablehlo.case", "stablehlo.if"}):
-        if op.name == "stablehlo.while":
-            body_args = op.regions[1].blocks[0].arguments
-            if attribute in op.attributes and any(v == a for v, a in zip(terminator_operands(op.regions[1]), body_args)):
-                del op.attributes[attribute]
-                notes.append(
-                    f"dropped the sharding of the stablehlo.while at {_where(op)}: its body returns a loop-invariant "
-                    "operand, and jaxlib 0.10.2's XLA crashes on such a sharded loop (tuple sharding longer than "
-                    "the loop state); XLA's partitioner chooses the loop's sharding"
-                )
+def _return_constrained(region: ir.Region, index: int, sharding: TensorSharding) -> None:
+    """Makes the region's terminator return its operand `index` through a sharding constraint to `sharding`."""
+    terminator = list(region.blocks[0].operations)[-1]
+    value = terminator.operands[index]
+    constraint = sdy.ShardingConstraintOp(
+        value, sharding.to_attr(), loc=terminator.location, ip=ir.InsertionPoint(terminator)
+    )
+    terminator.operands[index] = constraint.result
+
+
+def pin_loop_invariants(module: ir.Module) -> None:
+    """(a): in each sharded while, each argument the body returns unchanged is returned through a constraint to
+    the loop's sharding of it."""
+    for loop in nested_ops_named(module.operation, {"stablehlo.while"}):
+        if "sdy.sharding" not in loop.attributes:
             continue
-        for values in zip(*(terminator_operands(branch) for branch in op.regions)):
-            owners = [v.owner for v in values if isinstance(v, ir.OpResult)]
-            shardings = {str(o.attributes[attribute]) if attribute in o.attributes else None for o in owners}
-            if len(shardings) < 2:
+        body = loop.regions[1]
+        arguments = body.blocks[0].arguments
+        for index, (returned, argument) in enumerate(zip(terminator_operands(body), arguments)):
+            if returned == argument:
+                _return_constrained(body, index, get_sharding(loop.results[index]))
+
+
+def unify_branch_results(module: ir.Module) -> None:
+    """(b): each value a case / if returns is returned by every branch with the op's result sharding."""
+    for op in nested_ops_named(module.operation, {"stablehlo.case", "stablehlo.if"}):
+        for index, values in enumerate(zip(*(terminator_operands(branch) for branch in op.regions))):
+            shardings = [get_sharding(value) for value in values]
+            target = get_sharding(op.results[index]) or next((s for s in shardings if s is not None), None)
+            if target is None:
                 continue
-            for owner in owners:
-                if attribute in owner.attributes:
-                    del owner.attributes[attribute]
-            notes.append(
-                f"dropped the shardings of the values the branches of the {op.name} at {_where(op)} return: they "
-                "differ, which XLA's HLO verifier rejects (inconsistent conditional sharding)"
-            )
-    return notes
+            for branch, sharding in zip(op.regions, shardings):
+                if sharding != target:
+                    _return_constrained(branch, index, target)
 
 
 # Custom calls whose conversion to HLO rejects any sharding (d).

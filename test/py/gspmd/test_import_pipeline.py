@@ -7,8 +7,8 @@ results, its sharding constraints and its manual computations (in order)
 must equal the Shardy module's, compared as XLA HloShardings (so axis names,
 size-1 axes and how finely axes are cut do not matter) plus which dims are
 open and the manual devices. (2) After pysdy's `sdy-propagation-pipeline`,
-XLA compiles the module with its Shardy partitioner (without the shardings
-XLA rejects before partitioning, see `without_shardings_xla_rejects`), and
+XLA compiles the module with its Shardy partitioner (its loops and
+conditionals rewritten as the runtime hands them over, see `in_form_xla_compiles`), and
 the compiled parameter shardings equal those of compiling the GSPMD module
 with GSPMD; and pysdy's export of that module becomes the same HLO as XLA's
 export of it (`xla_export_oracle`). (3) XLA's own import (`xla_import_oracle`)
@@ -34,7 +34,7 @@ from pysdy.passes.common.ir_walk import nested_ops, nested_ops_named
 from pysdy.passes.gspmd.sdy_to_hlo_sharding import to_hlo_sharding
 from pysdy.passes.import_.symbols import symbol_name
 from pysdy.passes.pipeline import functions_of, parse_pipeline, run_pipeline
-from pysdy.runtime.xla_limits import drop_shardings_xla_rejects
+from pysdy.runtime.xla_limits import pin_loop_invariants, unify_branch_results
 
 FAST = [
     "mlp_forward",
@@ -183,7 +183,7 @@ def compiled_parameter_shardings(text: str, shardy: bool) -> list[str]:
 # propagation leaves: JAX never shards a while loop and never gives case branches different shardings,
 # and XLA's own flow exports (adds reshards) before converting to HLO. jaxlib's C++ `sdy-propagation-pipeline`
 # run on JAX's own Shardy lowering leaves the same modules and XLA fails on them the same way, so the
-# oracle drops exactly those shardings (@main's parameter shardings, which it compares, are untouched).
+# oracle rewrites them as the runtime does before its hand-off (runtime/xla_limits.py), shardings kept.
 #
 # (a) A sharded `stablehlo.while` whose body returns an argument unchanged: the conversion to HLO makes
 # that operand a captured value outside the loop tuple but keeps its element of the while's sharding,
@@ -225,28 +225,38 @@ module @repro attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 :
 """
 
 
-def without_shardings_xla_rejects(text: str) -> str:
-    """The module without the shardings jaxlib's XLA rejects before partitioning (the runtime drops the same)."""
+def in_form_xla_compiles(text: str) -> str:
+    """The module with its loops and conditionals rewritten as the runtime hands them to XLA."""
     with make_context():
         module = ir.Module.parse(text)
-        drop_shardings_xla_rejects(module, "sdy.sharding")
+        pin_loop_invariants(module)
+        unify_branch_results(module)
         return str(module)
 
 
 @pytest.mark.parametrize(
-    "text, message",
+    "text, message, constraint",
     [
-        (SHARDED_WHILE_WITH_INVARIANT_OPERAND, "has 2 leaf nodes while this sharding has 3"),
-        (CASE_BRANCHES_WITH_DIFFERENT_SHARDINGS, "Inconsistent conditional sharding among instructions"),
+        (
+            SHARDED_WHILE_WITH_INVARIANT_OPERAND,
+            "has 2 leaf nodes while this sharding has 3",
+            'sdy.sharding_constraint %iterArg <@mesh, [{"x"}]>',
+        ),
+        (
+            CASE_BRANCHES_WITH_DIFFERENT_SHARDINGS,
+            "Inconsistent conditional sharding among instructions",
+            'sdy.sharding_constraint %1 <@mesh, [{"x"}, {}]>',
+        ),
     ],
     ids=["while_with_invariant_operand", "case_branches"],
 )
-def test_xla_rejects_what_the_oracle_drops(text, message):
+def test_xla_compiles_the_rewritten_form_of_what_it_rejects(text, message, constraint):
     with pytest.raises(Exception, match=message):
         compiled_parameter_shardings(text, True)
-    fixed = without_shardings_xla_rejects(text)
-    assert "sdy.sharding_per_value" not in fixed
-    compiled_parameter_shardings(fixed, True)
+    rewritten = in_form_xla_compiles(text)
+    assert rewritten.count("sdy.sharding_constraint") == 1 and constraint in rewritten, rewritten
+    assert rewritten.count("sdy.sharding_per_value") == text.count("sdy.sharding_per_value")
+    compiled_parameter_shardings(rewritten, True)
 
 
 def _compile_check(name: str) -> None:
@@ -254,7 +264,7 @@ def _compile_check(name: str) -> None:
     propagated = imported(gspmd, "xla-sdy-stablehlo-import-pipeline,sdy-propagation-pipeline")
     # jaxlib's compile path exports sharding constraints but not reshards (see runtime/xla_limits.py).
     propagated = propagated.replace("sdy.reshard", "sdy.sharding_constraint")
-    propagated = without_shardings_xla_rejects(propagated)
+    propagated = in_form_xla_compiles(propagated)
     assert compiled_parameter_shardings(propagated, True) == compiled_parameter_shardings(gspmd, False)
 
 
@@ -292,7 +302,7 @@ EXPORT_HLO_DIFFERS = {
 )
 def test_propagated_import_exports_as_xla_whole_corpus(name):
     gspmd, _ = lowerings(name)
-    propagated = without_shardings_xla_rejects(
+    propagated = in_form_xla_compiles(
         imported(gspmd, "xla-sdy-stablehlo-import-pipeline,sdy-propagation-pipeline")
     )
     xla_export_oracle.assert_exports_as_xla(propagated)
@@ -361,6 +371,35 @@ def test_shard_groups_import_as_xla_does():
     open_, first, first_open = "[{?}, {?}]", '[{"_axis_0"}, {}]', '[{"_axis_0"}, {?}]'
     assert ours[2] == [f"#sdy.sharding<@mesh, {dims}>" for dims in (open_, open_, first, first_open)]
     assert "sdy.sharding_group" not in imported(SHARD_GROUPS)
+
+
+# Pairs of @main argument shardings whose device orders are transposes or reshapes of the iota, as XLA exports
+# them: one mesh must name both.
+TRANSPOSED_IOTAS = [
+    ("{devices=[2,4]<=[4,2]T(1,0)}", "{devices=[2,4]<=[8]}"),
+    ("{devices=[4,2]<=[2,4]T(1,0)}", "{devices=[2,4]<=[8]}"),
+    ("{devices=[2,4]<=[4,2]T(1,0)}", "{devices=[4,2]<=[8]}"),
+    ("{devices=[2,4]<=[2,2,2]T(1,0,2)}", "{devices=[8,1]<=[8]}"),
+    ("{devices=[2,1,4]<=[4,2]T(1,0) last_tile_dim_replicate}", "{devices=[8,1]<=[2,4]T(1,0)}"),
+    ("{devices=[4,1,2]<=[2,2,2]T(0,2,1) last_tile_dim_replicate}", "{devices=[2,4]<=[8]}"),
+    ("{devices=[2,2,2]<=[8] last_tile_dim_replicate}", "{devices=[2,4]<=[2,2,2]T(2,0,1)}"),
+    ("{devices=[1,8]<=[2,2,2]T(2,1,0)}", "{devices=[2,2,2]<=[2,2,2]T(1,2,0) last_tile_dim_replicate}"),
+]
+
+
+@pytest.mark.parametrize("first, second", TRANSPOSED_IOTAS)
+def test_transposed_and_reshaped_iotas_import_as_xla_does(first, second):
+    text = f"""
+module @orders attributes {{mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32}} {{
+  func.func public @main(%arg0: tensor<8x16xf32> {{mhlo.sharding = "{first}"}},
+                         %arg1: tensor<8x16xf32> {{mhlo.sharding = "{second}"}}) -> tensor<8x16xf32> {{
+    %0 = stablehlo.add %arg0, %arg1 : tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }}
+}}"""
+    ours = imported_shardings(imported(text))
+    assert ours == imported_shardings(xla_import_oracle.xla_import(text))
+    assert len(ours[0]) == 1 and None not in ours[1]
 
 
 def _has_shard_map(gspmd: str) -> bool:

@@ -83,6 +83,14 @@ def plain_jax_outputs(name: str, on_mesh: bool) -> list[np.ndarray]:
     return [np.asarray(output) for output in jax.tree.leaves(outputs)]
 
 
+@in_child_process
+def plain_jit_hlo(name: str) -> str:
+    """The partitioned HLO text of corpus program `name` compiled by plain `jax.jit` with its shardings (XLA's own
+    Shardy route)."""
+    program = corpus_programs()[name]
+    return jax.jit(program.fn, **program.jit_kwargs()).lower(*concrete_args(program)).compile().as_text()
+
+
 def collective_kinds(hlo_text: str) -> set[str]:
     """The collective op kinds in a compiled (partitioned) HLO module's text."""
     kinds = ("all-reduce", "all-gather", "all-to-all", "collective-permute", "reduce-scatter")

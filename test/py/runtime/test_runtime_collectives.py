@@ -1,6 +1,6 @@
-"""Reading collectives from partitioned HLO text: kinds, replica groups in both spellings, bytes per device."""
+"""Reading collectives from partitioned HLO text: kinds, replica groups in both spellings, bytes per device and per run."""
 
-from pysdy.runtime.collectives import find_collectives, iota_groups, shape_bytes
+from pysdy.runtime.collectives import find_collectives, iota_groups, sent_bytes_per_run, shape_bytes
 
 HLO = """
 HloModule m, entry_computation_layout={(f32[8,16]{1,0})->f32[8,16]{1,0}}
@@ -54,3 +54,50 @@ def test_bytes_per_device_follow_the_ring_formulas():
 def test_shape_bytes_adds_tuple_elements_and_skips_tokens():
     assert shape_bytes("(f32[2,3]{1,0}, pred[4]{0}, token[])") == 2 * 3 * 4 + 4
     assert shape_bytes("c64[2]{0}") == 16
+
+
+LOOP_HLO = """
+HloModule m
+
+%body (p: (s32[], f32[8])) -> (s32[], f32[8]) {
+  %p = (s32[], f32[8]{0}) parameter(0)
+  %x = f32[8]{0} get-tuple-element(%p), index=1
+  %i = s32[] get-tuple-element(%p), index=0
+  %all-reduce = f32[8]{0} all-reduce(%x), replica_groups=[4,2]<=[8], to_apply=%add
+  ROOT %t = (s32[], f32[8]{0}) tuple(%i, %all-reduce)
+}
+
+%cond (q: (s32[], f32[8])) -> pred[] {
+  %q = (s32[], f32[8]{0}) parameter(0)
+  ROOT %c = pred[] constant(true)
+}
+
+%left (l: f32[8]) -> f32[8] {
+  %l = f32[8]{0} parameter(0)
+  ROOT %all-gather = f32[16]{0} all-gather(%l), replica_groups=[4,2]<=[8], dimensions={0}
+}
+
+%right (r: f32[8]) -> f32[8] {
+  ROOT %r = f32[8]{0} parameter(0)
+}
+
+ENTRY %main (a: f32[8], b: s32[]) -> f32[8] {
+  %a = f32[8]{0} parameter(0)
+  %b = s32[] parameter(1)
+  %init = (s32[], f32[8]{0}) tuple(%b, %a)
+  %while = (s32[], f32[8]{0}) while(%init), condition=%cond, body=%body, backend_config={"known_trip_count":{"n":"5"}}
+  %y = f32[8]{0} get-tuple-element(%while), index=1
+  ROOT %conditional = f32[8]{0} conditional(%b, %y, %y), branch_computations={%left, %right}
+}
+"""
+
+
+def test_bytes_per_run_count_a_loop_body_once_per_trip_and_every_branch():
+    all_reduce, all_gather = find_collectives(LOOP_HLO, 8)
+    assert (all_reduce.sent_bytes, all_gather.sent_bytes) == (32, 32)  # 2 (g-1)/g of 32 B; (g-1)/g of 64 B
+    assert sent_bytes_per_run(LOOP_HLO, 8) == 5 * 32 + 32
+
+
+def test_bytes_per_run_of_a_loop_of_unknown_trip_count_count_it_once():
+    text = LOOP_HLO.replace(', backend_config={"known_trip_count":{"n":"5"}}', "")
+    assert sent_bytes_per_run(text, 8) == 32 + 32
