@@ -9,7 +9,9 @@ from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 
 
-def _outcome(text: str, run) -> str:
+def outcome(text: str, run) -> str:
+    """`run(module)` on `text` parsed in a fresh context, then the module printed with its locations, or `error: `
+    and every error as `location: message`."""
     with make_context():
         module = ir.Module.parse(text)
         try:
@@ -21,11 +23,11 @@ def _outcome(text: str, run) -> str:
 
 def pysdy(text: str, pipeline: str) -> str:
     """pysdy's `builtin.module(<pipeline>)` on `text`."""
-    return _outcome(text, lambda module: run_pipeline(module, parse_pipeline(pipeline)))
+    return outcome(text, lambda module: run_pipeline(module, parse_pipeline(pipeline)))
 
 
 @in_child_process
 def cpp(text: str, pipeline: str) -> str:
     """jaxlib's C++ `builtin.module(<pipeline>)` on `text` (an empty pipeline prints the module as parsed)."""
     manager = f"builtin.module({pipeline})"
-    return _outcome(text, lambda module: passmanager.PassManager.parse(manager).run(module.operation))
+    return outcome(text, lambda module: passmanager.PassManager.parse(manager).run(module.operation))

@@ -10,6 +10,7 @@ import pytest
 from jaxlib.mlir import ir, passmanager
 
 from child_process import in_child_process
+from located_outcomes import outcome
 from permute_all_to_all_chains import chain_module
 from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline, run_pipeline
@@ -26,25 +27,14 @@ _CHAINS_PER_SEED = 100
 _SEEDS = range(4)
 
 
-def _outcome(text: str, run) -> str:
-    """The printed module with its locations, or every error as `location: message`."""
-    with make_context():
-        module = ir.Module.parse(text)
-        try:
-            run(module)
-        except ir.MLIRError as error:
-            return "\n".join(f"{d.location}: {d.message}" for d in error.error_diagnostics)
-        return module.operation.get_asm(enable_debug_info=True)
-
-
 @in_child_process
 def _cpp(texts: list[str], pipeline: str) -> list[str]:
     manager = f"builtin.module({pipeline})"
-    return [_outcome(text, lambda m: passmanager.PassManager.parse(manager).run(m.operation)) for text in texts]
+    return [outcome(text, lambda m: passmanager.PassManager.parse(manager).run(m.operation)) for text in texts]
 
 
 def _pysdy(text: str) -> str:
-    return _outcome(text, lambda module: run_pipeline(module, parse_pipeline(PASS)))
+    return outcome(text, lambda module: run_pipeline(module, parse_pipeline(PASS)))
 
 
 def _verifies(text: str) -> bool:
