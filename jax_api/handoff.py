@@ -32,16 +32,19 @@ class PysdyExportError(RuntimeError):
 @dataclasses.dataclass(frozen=True)
 class HandOff:
     """What XLA gets on `route`: the module text, the pipelines pysdy ran, the module right after them (before the
-    route's hand-off changes), and a note for each sharding changed for XLA's sake."""
+    route's hand-off changes; kept only when asked, for verify mode), and a note for each sharding changed for XLA's
+    sake."""
 
     route: str
     text: str
     pipelines: tuple[str, ...]
-    propagated_text: str
+    propagated_text: str | None
     notes: tuple[str, ...]
 
 
-def hand_off(module_text: str, module_name: str = "module", route: str = "sdy") -> HandOff:
+def hand_off(
+    module_text: str, module_name: str = "module", route: str = "sdy", keep_propagated_text: bool = False
+) -> HandOff:
     """JAX's module (a module JAX lowered with `mhlo.sharding`s is imported first) through pysdy for `route`.
 
     The module is re-parsed in pysdy's own context, so JAX's context and its
@@ -54,7 +57,7 @@ def hand_off(module_text: str, module_name: str = "module", route: str = "sdy") 
             raise PysdyExportError(f"pysdy cannot parse the module JAX lowered for '{module_name}':\n{error}") from None
         try:
             pipelines = propagate(module, route)
-            propagated = module.operation.get_asm(enable_debug_info=True)
+            propagated = module.operation.get_asm(enable_debug_info=True) if keep_propagated_text else None
             notes = prepare_for_xla(module, route)
         except ir.MLIRError as error:
             raise PysdyExportError(_failure_message(module_name, error)) from None

@@ -119,7 +119,7 @@ def _hand_off_or_none(jax_text: str, name: str) -> HandOff | None:
             report_fallback(f"'{name}' has {feature}, which the gspmd route cannot carry: it takes the sdy route")
             route = "sdy"
     try:
-        handed = hand_off(jax_text, name, route)
+        handed = hand_off(jax_text, name, route, keep_propagated_text=_STATE.verify)
     except PysdyExportError as error:
         report_fallback(f"{error}\nXLA compiles '{name}' as JAX lowered it, without pysdy (route {route})")
         return None

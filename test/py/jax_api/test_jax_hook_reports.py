@@ -53,7 +53,7 @@ def verify_mode():
 
 
 def test_a_module_pysdy_rejects_is_compiled_by_xla_alone_with_a_warning(mesh, monkeypatch):
-    def rejecting(text, name, route):
+    def rejecting(text, name, route, **options):
         raise pysdy.jax.PysdyExportError(f"pysdy's pipeline failed on '{name}':\n  loc: error: made up for the test")
 
     monkeypatch.setattr(hook, "hand_off", rejecting)
@@ -79,13 +79,13 @@ def test_a_hand_off_xla_cannot_compile_falls_back_to_jaxs_module_with_a_warning(
 
     real = hook.hand_off
 
-    def fully_exported(text, name, route):
+    def fully_exported(text, name, route, **options):
         with make_context():
             module = ir.Module.parse(text)
             run_pipeline(module, parse_pipeline("sdy-propagation-pipeline"))
             full = module.operation.get_asm(enable_debug_info=True)
         assert "sdy.all_reduce" in full
-        return dataclasses.replace(real(text, name, route), text=full)
+        return dataclasses.replace(real(text, name, route, **options), text=full)
 
     monkeypatch.setattr(hook, "hand_off", fully_exported)
     a = jax.device_put(np.ones((8, 16), np.float32), NamedSharding(mesh, P("x", "y")))
@@ -113,8 +113,8 @@ def test_verify_mode_names_the_op_and_source_line_of_a_difference(mesh, verify_m
     """pysdy's result is altered behind the hook's back (the dot's result replicated); verify must catch it."""
     real = hook.hand_off
 
-    def altered(text, name, route):
-        handed = real(text, name, route)
+    def altered(text, name, route, **options):
+        handed = real(text, name, route, **options)
         lines = handed.propagated_text.splitlines()
         index = next(i for i, line in enumerate(lines) if "stablehlo.dot_general" in line)
         lines[index] = lines[index].replace('[{"x"}, {}]', "[{}, {}]")
