@@ -451,10 +451,41 @@ def run_pipeline(module: ir.Module, steps: tuple[Step, ...]) -> None:
 
 
 def run_steps_in_pass(op: ir.Operation, steps: tuple[Step, ...], pass_argument: str) -> None:
-    """Runs `steps` on `op` from inside a pipeline pass; failures become that pass's diagnostics."""
+    """Runs `steps` on `op` from inside a pipeline pass; failures become that pass's diagnostics.
+
+    The pipeline is one pass, which the enclosing pass manager verifies after it as it verifies any pass; its
+    steps run without the verifier between them (verifying a large module after each of thirty-odd steps cost
+    more than all their own work), except after a step that `leaves_invalid_ir`, verified as jaxlib verifies it."""
     try:
-        manager = build_pass_manager(steps, op.context)
+        managers = [
+            build_pass_manager(run, op.context, verify=verify) for run, verify in _runs_by_verification(steps)
+        ]
     except PipelineError as error:
         op.location.emit_error(f"{pass_argument}: {error}")
         raise PassFailure() from None
-    _run_nested(manager, op)
+    for manager in managers:
+        _run_nested(manager, op)
+
+
+def _runs_by_verification(steps: tuple[Step, ...]) -> list[tuple[tuple[Step, ...], bool]]:
+    """`steps` cut into runs of steps needing no verifier and single steps needing it after them."""
+    runs: list[tuple[tuple[Step, ...], bool]] = []
+    unverified: list[Step] = []
+    for step in steps:
+        if _leaves_invalid_ir(step):
+            if unverified:
+                runs.append((tuple(unverified), False))
+                unverified = []
+            runs.append(((step,), True))
+        else:
+            unverified.append(step)
+    if unverified:
+        runs.append((tuple(unverified), False))
+    return runs
+
+
+def _leaves_invalid_ir(step: Step) -> bool:
+    if isinstance(step, NestedPipeline):
+        return any(_leaves_invalid_ir(inner) for inner in step.steps)
+    pass_class = lookup_pass(step.name)
+    return pass_class is not None and pass_class.leaves_invalid_ir

@@ -81,6 +81,9 @@ class Pass:
     anchor: ClassVar[str] = MODULE
     # A `versions.JaxLine` field; when set, the pass exists only on the jax lines where that field is true.
     line_field: ClassVar[str | None] = None
+    # Whether the pass, as Shardy's does, can leave IR the verifier rejects. A pipeline verifies only after
+    # such passes (and once at its end), where the error jaxlib's pipeline reports comes from its verifier.
+    leaves_invalid_ir: ClassVar[bool] = False
 
     def run(self, op: ir.Operation) -> None:
         raise NotImplementedError

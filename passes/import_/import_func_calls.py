@@ -41,6 +41,7 @@ def _set_attrs(named: ir.Operation, name: str, in_shardings, out_shardings, extr
 class ImportFuncCallsPass(Pass):
     argument = "sdy-import-func-calls"
     summary = "Inline calls into `NamedComputationOp`."
+    leaves_invalid_ir = True  # e.g. a data-flow edge whose input a manual computation defines
 
     add_data_flow_edges_on_named_computations: bool = option(
         True, "Whether to add data flow edges on named computations."
