@@ -166,7 +166,9 @@ def _exists_on_installed_line(cls: type[Pass]) -> bool:
 
 
 def lookup_pass(argument: str) -> type[Pass] | None:
-    return all_passes().get(argument)
+    _load_all_pass_modules()
+    cls = _PASSES.get(argument)
+    return cls if cls is not None and _exists_on_installed_line(cls) else None
 
 
 def is_sdy_pass_name(argument: str) -> bool:
