@@ -516,3 +516,16 @@ func.func @negate_drops_minor_sub_axis(%arg0: tensor<12xf32> {sdy.sharding = #sd
   %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x6, [{}], unreduced={"x":(1)2}>]>} : tensor<12xf32>
   return %0 : tensor<12xf32>
 }
+
+// -----
+
+// Only the callee's result holds unreduced axes: the call result that drops them is still an error.
+sdy.mesh @mesh = <["x"=2, "y"=2, "z"=2, "w"=2]>
+func.func private @callee(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}], unreduced={"z"}>}) {
+  return %arg0 : tensor<8x8xf32>
+}
+func.func @call_result_alone_53(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = func.call @callee(%arg0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
