@@ -79,9 +79,11 @@ SCHEDULE = (
 
 
 @functools.cache
+@functools.cache
 def direction_at_step(step: int, allowed):
-    """The direction function for op-priority step `step`, within what `allowed` permits
-    (one function object per step, so visits can tell directions apart)."""
+    """The direction function for op-priority step `step`, within what `allowed` permits (one function object
+    per step and `allowed`, so visits can tell directions apart and the step cache knows it from one module to
+    the next)."""
     heuristics = SCHEDULE[: step + 1]
 
     def direction(node: Node, factor: int) -> PropagationDirection:

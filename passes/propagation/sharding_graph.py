@@ -30,7 +30,7 @@ from pysdy.passes.propagation.manual_computation import ManualEdgeTransform
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.rules.registry import rule_reads_producers, rule_reads_regions
 from pysdy.passes.propagation.rules.builder import identity_rule, shape_of
-from pysdy.passes.propagation.step_cache import StepCache
+from pysdy.passes.propagation.step_cache import step_cache_for
 
 SHARDING = "sdy.sharding"
 
@@ -138,7 +138,11 @@ class ShardingGraph:
         self.meshes: dict[str, Mesh] = {}
         self.funcs: list[FuncResults] = []
         self.groups: dict[int, list[int]] = {}
-        self.cache = StepCache()
+        for op in self.module.regions[0].blocks[0].operations:
+            if op.operation.name == "sdy.mesh":
+                op = op.operation
+                self.meshes[ir.StringAttr(op.attributes["sym_name"]).value] = Mesh.from_attr(op.attributes["mesh"])
+        self.cache = step_cache_for(self.meshes)
         self.debug_info = None  # a PropagationDebugInfo recording each step, when a debug option is on
         self._node_of: dict[ir.Operation, int] = {}
         self._slot_of: dict[ir.Value, int] = {}
@@ -156,10 +160,6 @@ class ShardingGraph:
         for op in body.operations:
             self._add_nodes(op.operation, None)
         self._func_edges = FuncEdges(self.module, [node.op for node in self.nodes if node.name == "func.call"])
-        for op in body.operations:
-            op = op.operation
-            if op.name == "sdy.mesh":
-                self.meshes[ir.StringAttr(op.attributes["sym_name"]).value] = Mesh.from_attr(op.attributes["mesh"])
         self._notify_targets = [self._notify_target(index, node) for index, node in enumerate(self.nodes)]
         for index, node in enumerate(self.nodes):
             if node.name == "func.func" and node.op.regions[0].blocks:  # not a declaration

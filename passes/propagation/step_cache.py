@@ -3,12 +3,17 @@
 Shardings and rules are interned (equal values become one object), so a
 step's key is a tuple of identities that is cheap to hash. Large models repeat
 the same steps over and over (every layer of a stack), and each is computed
-once.
+once. Shardings name their mesh, so a cache serves the modules with the same
+meshes: one after another in a context (JAX's hook hands off many), for as
+long as pysdy's other memos of that context last.
 """
 
 from __future__ import annotations
 
 from typing import Hashable, TypeVar
+
+from pysdy.dialects.ir_memo import ir_memo
+from pysdy.dialects.sdy import Mesh
 
 T = TypeVar("T")
 
@@ -32,3 +37,13 @@ class StepCache:
     def token(self, value: Hashable) -> int:
         """A small int standing for `value` in step keys: equal values get the same token."""
         return self._tokens.setdefault(value, len(self._tokens))
+
+
+def step_cache_for(meshes: dict[str, Mesh]) -> StepCache:
+    """The step cache of modules with exactly these meshes, in the current context."""
+    return _step_cache(tuple(sorted(meshes.items())))
+
+
+@ir_memo(16)
+def _step_cache(meshes: tuple[tuple[str, Mesh], ...]) -> StepCache:
+    return StepCache()
