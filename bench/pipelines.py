@@ -224,9 +224,9 @@ def failures(pipeline: str, measured: dict[str, dict], process: dict[str, float 
 # ----- one size -----
 
 
-def write_inputs(layers: int, directory: str) -> dict[str, tuple[str | None, int, str]]:
-    """Writes the lowered stack and the stack after C++ propagation: each one's path, ops, and why it could not
-    be made (path None) or ""."""
+def write_inputs(layers: int, directory: str, propagated_too: bool) -> dict[str, tuple[str | None, int, str]]:
+    """Writes the lowered stack and, if asked, the stack after C++ propagation: each one's path, ops, and why it
+    could not be made (path None) or ""."""
     from jaxlib.mlir import ir
 
     lowered_path = os.path.join(directory, f"stack_{layers}.mlir")
@@ -234,6 +234,8 @@ def write_inputs(layers: int, directory: str) -> dict[str, tuple[str | None, int
     with open(lowered_path, "w") as f:
         f.write(lowered)
     inputs = {"lowered": (lowered_path, count_ops(lowered), "")}
+    if not propagated_too:
+        return inputs
     with cpp_opt.make_context():
         module = ir.Module.parse(lowered)
         try:
@@ -258,12 +260,11 @@ def pass_share(with_pass: float | str, without: float | str) -> float | str:
 
 def bench_size(layers: int, pipelines: list[str], runs: int, directory: str) -> tuple[str, dict[tuple[str, str], float]]:
     """The table of one size, and each (implementation, pipeline)'s µs/op point."""
-    inputs = write_inputs(layers, directory)
-    lines = [
-        f"{layers} layers: JAX's lowered stack {inputs['lowered'][1]} ops, "
-        f"after C++ propagation {inputs['propagated'][1]} ops",
-        format_row([name for name, _ in COLUMNS]),
-    ]
+    inputs = write_inputs(layers, directory, propagated_too=bool(AFTER_PROPAGATION.intersection(pipelines)))
+    sizes = [f"JAX's lowered stack {inputs['lowered'][1]} ops"]
+    if inputs.get("propagated", (None,))[0] is not None:
+        sizes.append(f"after C++ propagation {inputs['propagated'][1]} ops")
+    lines = [f"{layers} layers: {', '.join(sizes)}", format_row([name for name, _ in COLUMNS])]
     notes, points, no_pass = [], {}, {}
     for pipeline in pipelines:
         path, ops, missing = inputs["propagated" if pipeline in AFTER_PROPAGATION else "lowered"]
