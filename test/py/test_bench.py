@@ -177,3 +177,19 @@ def test_a_browser_draws_the_plot_with_its_series_axes_and_legend(tmp_path):
         expected = tuple(int(color[i : i + 2], 16) for i in (1, 3, 5))
         for circle in group.findall(f"{SVG}circle"):
             assert pixel(rows, round(float(circle.get("cx"))), round(float(circle.get("cy")))) == expected, label
+
+
+def test_the_profile_summary_names_the_passes_and_splits_cpp_from_python():
+    completed = subprocess.run(
+        [sys.executable, os.path.join(BENCH, "profile_pipeline.py"), "--layers", "1"], capture_output=True, text=True, timeout=300
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    lines = completed.stdout.splitlines()
+    assert lines[0].startswith("pysdy sdy-propagation-pipeline, 1 layers: ")
+    passes_at, top_at = lines.index("per pass (cumulative, share of the profiled run):"), lines.index("top 15 functions by own time:")
+    passes = lines[passes_at + 1 : top_at]
+    assert any(line.endswith("  sdy-propagation-pipeline (with its steps)") for line in passes)
+    assert any(line.endswith("  sdy-basic-propagate") for line in passes)
+    assert all(line.strip()[0].isdigit() for line in lines[top_at + 1 : top_at + 16])
+    assert lines[-2].startswith("MLIR's C++ run whole (pass manager, verifier, upstream passes): ")
+    assert lines[-1].startswith("pysdy's Python with its calls into the bindings: ")
