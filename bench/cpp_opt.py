@@ -39,14 +39,14 @@ def run_passes(module: ir.Module, passes: list[str]) -> None:
 def main(argv: list[str]) -> int:
     path, passes = argv[0], [argument.removeprefix("-") for argument in argv[1:]]
     with make_context():
-        with open(path) as f:
-            try:
+        try:
+            with open(path) as f:
                 module = ir.Module.parse(f.read())
-                if passes:
-                    run_passes(module, passes)
-            except (ir.MLIRError, ValueError) as error:
-                print(f"{path}: error: {error}", file=sys.stderr)
-                return 1
+            if passes:
+                run_passes(module, passes)
+        except (OSError, ir.MLIRError, ValueError) as error:
+            print(f"{path}: error: {error}", file=sys.stderr)
+            return 1
         print(module)
     return 0
 

@@ -144,25 +144,42 @@ def command(implementation: str, path: str, pipeline: str | None) -> list[str]:
     return program + [path] + ([f"-{pipeline}"] if pipeline else [])
 
 
-def process_ms(argv: list[str], runs: int) -> float | str:
-    """Median wall milliseconds of `argv` over `runs` runs (output to /dev/null), or its error."""
-    times = []
+def process_ms(argv: list[str]) -> float | str:
+    """Wall milliseconds of one run of `argv` (output to /dev/null), or its error."""
+    start = time.perf_counter()
+    completed = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    elapsed = (time.perf_counter() - start) * 1000
+    if completed.returncode != 0:
+        return f"exit {completed.returncode}: {(completed.stderr.strip().splitlines() or [''])[0][:200]}"
+    return elapsed
+
+
+def median_process_ms(argv: list[str], runs: int) -> float | str:
+    times = [process_ms(argv) for _ in range(runs)]
+    errors = [t for t in times if isinstance(t, str)]
+    return errors[0] if errors else statistics.median(times)
+
+
+def pass_share_ms(implementation: str, path: str, pipeline: str, runs: int) -> float | str:
+    """The median whole-process ms with the pass minus the median without it, or the first error; the runs
+    alternate, so that a change in the machine's load meets both."""
+    with_pass, without = [], []
     for _ in range(runs):
-        start = time.perf_counter()
-        completed = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        times.append((time.perf_counter() - start) * 1000)
-        if completed.returncode != 0:
-            return f"exit {completed.returncode}: {(completed.stderr.strip().splitlines() or [''])[0][:200]}"
-    return statistics.median(times)
+        for times, pass_ in ((without, None), (with_pass, pipeline)):
+            elapsed = process_ms(command(implementation, path, pass_))
+            if isinstance(elapsed, str):
+                return elapsed
+            times.append(elapsed)
+    return statistics.median(with_pass) - statistics.median(without)
 
 
 def startup_line(directory: str, runs: int) -> str:
     path = os.path.join(directory, "tiny.mlir")
     with open(path, "w") as f:
         f.write(TINY_MODULE)
-    pysdy = process_ms(command("pysdy", path, None), runs)
-    cpp = process_ms(command("cpp", path, None), runs)
-    bare = process_ms([sys.executable, "-c", "pass"], runs)
+    pysdy = median_process_ms(command("pysdy", path, None), runs)
+    cpp = median_process_ms(command("cpp", path, None), runs)
+    bare = median_process_ms([sys.executable, "-c", "pass"], runs)
     return f"start-up, one-function module, no pass: pysdy-opt {pysdy:.0f} ms, cpp_opt.py {cpp:.0f} ms, python -c pass {bare:.0f} ms"
 
 
@@ -193,7 +210,7 @@ def row(pipeline: str, ops: int, measured: dict[str, dict], process: dict[str, f
         return "fail" if number is None else f"{number:.{digits}f}"
 
     def ratio(pysdy: float | None, cpp: float | None) -> str:
-        return f"{pysdy / cpp:.2f}" if pysdy is not None and cpp else "n/a"
+        return f"{pysdy / cpp:.2f}" if pysdy is not None and cpp is not None and cpp > 0 else "n/a"
 
     ms = {name: median_ms(measured[name]) for name in IMPLEMENTATIONS}
     proc = {name: process[name] if isinstance(process[name], float) else None for name in IMPLEMENTATIONS}
@@ -251,21 +268,14 @@ def write_inputs(layers: int, directory: str, propagated_too: bool) -> dict[str,
     return inputs
 
 
-def pass_share(with_pass: float | str, without: float | str) -> float | str:
-    """Whole-process ms with the pass minus without, or the first error."""
-    if isinstance(with_pass, str):
-        return with_pass
-    return without if isinstance(without, str) else with_pass - without
-
-
-def bench_size(layers: int, pipelines: list[str], runs: int, directory: str) -> tuple[str, dict[tuple[str, str], float]]:
+def bench_size(layers: int, pipelines: list[str], runs: int, directory: str) -> tuple[str, dict[tuple[str, str], tuple[int, float]]]:
     """The table of one size, and each (implementation, pipeline)'s µs/op point."""
     inputs = write_inputs(layers, directory, propagated_too=bool(AFTER_PROPAGATION.intersection(pipelines)))
     sizes = [f"JAX's lowered stack {inputs['lowered'][1]} ops"]
     if inputs.get("propagated", (None,))[0] is not None:
         sizes.append(f"after C++ propagation {inputs['propagated'][1]} ops")
     lines = [f"{layers} layers: {', '.join(sizes)}", format_row([name for name, _ in COLUMNS])]
-    notes, points, no_pass = [], {}, {}
+    notes, points = [], {}
     for pipeline in pipelines:
         path, ops, missing = inputs["propagated" if pipeline in AFTER_PROPAGATION else "lowered"]
         if path is None:
@@ -273,11 +283,8 @@ def bench_size(layers: int, pipelines: list[str], runs: int, directory: str) -> 
             notes.append(f"  {pipeline}: no input: {missing}")
             continue
         measured = {name: in_process(name, pipeline, path, runs) for name in IMPLEMENTATIONS}
-        process = {}
+        process = {name: pass_share_ms(name, path, pipeline, runs) for name in IMPLEMENTATIONS}
         for name in IMPLEMENTATIONS:
-            if (name, path) not in no_pass:
-                no_pass[name, path] = process_ms(command(name, path, None), runs)
-            process[name] = pass_share(process_ms(command(name, path, pipeline), runs), no_pass[name, path])
             if "times_ms" in measured[name]:
                 points[name, pipeline] = (ops, median_ms(measured[name]) * 1000 / ops)
         lines.append(format_row(row(pipeline, ops, measured, process)))

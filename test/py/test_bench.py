@@ -110,10 +110,18 @@ def test_a_side_that_fails_reads_fail_with_its_message_under_the_table():
     ]
 
 
-def test_the_pass_share_is_the_difference_or_the_first_error():
-    assert pipelines.pass_share(30.0, 10.0) == 20.0
-    assert pipelines.pass_share("exit 1: bad", 10.0) == "exit 1: bad"
-    assert pipelines.pass_share(30.0, "exit 1: bad input") == "exit 1: bad input"
+@pytest.mark.parametrize("implementation", pipelines.IMPLEMENTATIONS)
+def test_the_pass_share_of_a_process_that_fails_is_its_error(tmp_path, implementation):
+    missing = str(tmp_path / "missing.mlir")
+    share = pipelines.pass_share_ms(implementation, missing, "sdy-propagation-pipeline", runs=1)
+    assert share.startswith("exit 1: ") and "missing.mlir" in share, share
+
+
+def test_a_ratio_over_a_share_that_is_not_positive_reads_n_a():
+    results = {"cpp": measured(["a"]), "pysdy": measured(["a"])}
+    row = pipelines.row("sdy-export-pipeline", 10, results, {"cpp": -3.0, "pysdy": 40.0})
+    assert HEADER[4:7] == ["C++ proc ms", "pysdy proc ms", "pysdy/C++"]
+    assert row[4:7] == ["-3", "40", "n/a"]
 
 
 def test_the_plot_styles_c_plus_plus_dashed_and_each_pipeline_in_its_color():
