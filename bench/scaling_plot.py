@@ -30,7 +30,7 @@ def linear_ticks(high: float) -> list[float]:
 
 
 def number(value: float) -> str:
-    return f"{value:g}" if value < 1e5 else f"{value:.0e}"
+    return f"{value:,.0f}" if value >= 1000 else f"{value:g}"
 
 
 def scaling_svg(series: dict[str, list[tuple[float, float]]], title: str, styles: dict[str, tuple[int, bool]]) -> str:

@@ -60,7 +60,12 @@ def test_one_table_per_size_with_every_column_and_identical_output(bench_run):
         assert len(cells) == len(HEADER), cells
         assert cells[0] == "sdy-propagation-pipeline"
         assert cells[-1] == "yes"
-        for cell in cells[1:-1]:
+        figures = cells[1:-1]
+        assert HEADER[4] == "C++ proc ms" and HEADER[6] == "pysdy/C++"
+        if float(cells[4]) <= 0:  # noise can beat a tiny C++ share; the ratio over it is then n/a
+            assert cells[6] == "n/a"
+            figures = cells[1:6] + cells[7:-1]
+        for cell in figures:
             float(cell)  # every figure is a number: both sides ran
     assert "start-up, one-function module, no pass: pysdy-opt " in stdout
 
