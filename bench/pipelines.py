@@ -23,8 +23,9 @@ Columns, per pipeline (pysdy beside C++, median of --runs):
   C++ passes), output to /dev/null, minus the same command with no pass.
 - `pysdy/C++`: the ratio of the two columns before it.
 - `us/op`: in-process ms * 1000 / the input's ops (func bodies, nested regions included).
-- `MB`: peak RSS the first in-process run adds over the parsed module (Linux:
-  the high-water mark VmHWM is reset before the run through
+- `MB`: peak RSS the first timed run adds over the parsed module (Linux: the
+  warm-up's freed memory is handed back first with malloc_trim, and the
+  high-water mark VmHWM is reset before the run through
   /proc/self/clear_refs; not getrusage's max RSS, which in a child also counts
   the parent's RSS at the fork; RSS rather than tracemalloc because most memory
   on both sides is MLIR's C++ heap).
@@ -40,6 +41,8 @@ one-function module with no pass, and of `python -c pass`.
 from __future__ import annotations
 
 import argparse
+import ctypes
+import gc
 import hashlib
 import json
 import os
@@ -81,6 +84,13 @@ def reset_peak_rss() -> None:
         f.write("5")
 
 
+def release_free_memory() -> None:
+    """Hands the memory of freed objects back to the system (glibc's malloc_trim), so that the measured run
+    allocates what it needs again rather than reusing what the warm-up left in the heap."""
+    gc.collect()
+    ctypes.CDLL(None).malloc_trim(0)
+
+
 def first_lines(error: Exception) -> str:
     """The error's first two lines on one (an MLIRError's heading and its first diagnostic)."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()] or [type(error).__name__]
@@ -108,27 +118,33 @@ def worker(implementation: str, pipeline: str, path: str, runs: int) -> dict:
 
     with open(path) as f:
         text = f.read()
-    times_ms, digests, peak_mb = [], [], 0.0
-    for index in range(-1, runs):  # run -1 warms up: lazy imports, tables built on first use
+
+    def one_run(measure_peak: bool) -> tuple[float, str, float]:
+        """Pass ms, output hash and (if asked) the peak MB the run adds to the parsed module."""
         with make_context():
+            if measure_peak:
+                release_free_memory()  # here, once pysdy's memos have let go of the previous context
             module = ir.Module.parse(text)
-            try:
-                run = prepared(module)
-                if index == 0:
-                    rss_before = status_mb("VmRSS")
-                    reset_peak_rss()
-                start = time.perf_counter()
-                run()
-                elapsed_ms = (time.perf_counter() - start) * 1000
-            except (ir.MLIRError, ValueError) as error:
-                return {"error": first_lines(error)}
-            if index < 0:
-                continue
-            if index == 0:
-                peak_mb = max(0.0, status_mb("VmHWM") - rss_before)
-            times_ms.append(elapsed_ms)
-            digests.append(hashlib.sha256(str(module).encode()).hexdigest())
-    return {"times_ms": times_ms, "peak_mb": peak_mb, "digests": digests}
+            run = prepared(module)
+            if measure_peak:
+                rss_before = status_mb("VmRSS")
+                reset_peak_rss()
+            start = time.perf_counter()
+            run()
+            elapsed_ms = (time.perf_counter() - start) * 1000
+            peak_mb = max(0.0, status_mb("VmHWM") - rss_before) if measure_peak else 0.0
+            return elapsed_ms, hashlib.sha256(str(module).encode()).hexdigest(), peak_mb
+
+    try:
+        one_run(measure_peak=False)  # warm-up: lazy imports, tables built on first use
+        results = [one_run(measure_peak=index == 0) for index in range(runs)]
+    except (ir.MLIRError, ValueError) as error:
+        return {"error": first_lines(error)}
+    return {
+        "times_ms": [elapsed for elapsed, _, _ in results],
+        "peak_mb": results[0][2],
+        "digests": [digest for _, digest, _ in results],
+    }
 
 
 def in_process(implementation: str, pipeline: str, path: str, runs: int) -> dict:
