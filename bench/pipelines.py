@@ -355,8 +355,10 @@ def main() -> None:
             table, points = bench_size(layers, pipelines, args.runs, directory)
             print(f"\n{table}", flush=True)
             points_per_size.append(points)
-    if args.plot:
-        series, styles = plot_series(points_per_size)
+    series, styles = plot_series(points_per_size)
+    if args.plot and not series:
+        print("\nno plot: no pipeline ran on either side", file=sys.stderr)
+    elif args.plot:
         with open(args.plot, "w") as f:
             f.write(scaling_svg(series, f"µs per op against module size (jax {jax.__version__})", styles))
         print(f"\nplot: {args.plot}")

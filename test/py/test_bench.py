@@ -206,3 +206,12 @@ def test_the_profile_summary_names_the_passes_and_splits_cpp_from_python():
     assert all(line.strip()[0].isdigit() for line in lines[top_at + 1 : top_at + 16])
     assert lines[-2].startswith("MLIR's C++ run whole (pass manager, verifier, upstream passes): ")
     assert lines[-1].startswith("pysdy's Python with its calls into the bindings: ")
+
+
+def test_an_unknown_pipeline_is_refused_with_the_known_ones():
+    completed = subprocess.run(
+        [sys.executable, os.path.join(BENCH, "pipelines.py"), "--pipelines", "sdy-propagation-pipeline,sdy-bogus"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert completed.returncode == 2
+    assert "unknown pipeline sdy-bogus; choose among sdy-import-pipeline, " in completed.stderr
