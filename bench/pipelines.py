@@ -92,9 +92,10 @@ def release_free_memory() -> None:
 
 
 def first_lines(error: Exception) -> str:
-    """The error's first two lines on one (an MLIRError's heading and its first diagnostic)."""
+    """The error's first line, with the next when the first is a heading (an MLIRError's, before its first
+    diagnostic)."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()] or [type(error).__name__]
-    return " ".join(lines[:2])[:300]
+    return " ".join(lines[:2] if lines[0].endswith(":") else lines[:1])[:300]
 
 
 def worker(implementation: str, pipeline: str, path: str, runs: int) -> dict:
