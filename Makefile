@@ -13,6 +13,8 @@ OLD_VENV    := .venv-jax010
 OLD_JAX     := jax==0.10.2 jaxlib==0.10.2
 OLD_TSTAMP  := $(OLD_VENV)/.pysdy-test-installed
 PIP_QUIET   := --quiet --disable-pip-version-check
+# The bench plot's test renders the SVG in a headless browser: Debian's chromium, installed when missing.
+CHROMIUM    := /usr/bin/chromium
 # setuptools warns on every editable install whose package maps to the project root (pysdy = ".") that a folder
 # named like the package in the working directory could shadow it; pysdy has no such folder.
 export PYTHONWARNINGS := ignore:Editable installation
@@ -40,6 +42,14 @@ $(OLD_TSTAMP): pyproject.toml
 	$(OLD_VENV)/bin/python -m pip install $(PIP_QUIET) $(OLD_JAX) -e '.[test]'
 	touch $@
 
+# Installs chromium with apt-get when it is missing and apt-get exists (as root); otherwise the plot's test
+# skips, saying why.
+$(CHROMIUM):
+	@if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium || \
+	  echo "could not install chromium: the bench plot's browser test will skip" >&2; \
+	else echo "no apt-get as root to install chromium: the bench plot's browser test will skip" >&2; fi
+
 # The whole pipeline on a bundled transformer block: pysdy's propagation and GSPMD export, XLA's compile
 # for 8 devices, a run on random inputs checked against one device, and the report.
 demo: $(STAMP)
@@ -51,12 +61,12 @@ test-lit: $(TSTAMP)
 	$(VENV)/bin/pysdy-opt --version
 	$(VENV)/bin/lit -sv test/lit
 
-test-py: $(TSTAMP)
+test-py: $(TSTAMP) $(CHROMIUM)
 	$(VENV)/bin/pytest -q test/py
 
 # The same suites against jax/jaxlib 0.10.2's C++ Shardy and XLA, where Python 3.11 exists.
 ifneq ($(OLD_PYTHON),)
-test-jax010: $(OLD_TSTAMP)
+test-jax010: $(OLD_TSTAMP) $(CHROMIUM)
 	$(OLD_VENV)/bin/pysdy-opt --version
 	$(OLD_VENV)/bin/lit -sv test/lit
 	$(OLD_VENV)/bin/pytest -q test/py
@@ -68,8 +78,11 @@ endif
 test-slow: $(TSTAMP)
 	$(VENV)/bin/pytest -q -m slow test/py
 
+# Every pipeline at 8, 32 and 128 layers (a few minutes); the plot goes to build/bench/. The issue's sizes:
+# $(VENV)/bin/python bench/pipelines.py --pipelines all --layers 8,128,512,1024
 bench: $(STAMP)
-	$(VENV)/bin/python bench/propagation.py
+	mkdir -p build/bench
+	$(VENV)/bin/python bench/pipelines.py --pipelines all --plot build/bench/scaling.svg
 
 clean:
 	rm -rf $(VENV) $(OLD_VENV) build *.egg-info

@@ -27,7 +27,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from propagation import transformer_stack_text  # noqa: E402
+from transformer_stack import transformer_stack_text  # noqa: E402
 
 
 def pipeline_steps() -> list:
