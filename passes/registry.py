@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from jaxlib.mlir import ir
 
 from pysdy import versions
+from pysdy.passes.pass_modules import PASS_MODULES
 
 MODULE = "builtin.module"
 FUNC = "func.func"
@@ -166,8 +167,16 @@ def _exists_on_installed_line(cls: type[Pass]) -> bool:
 
 
 def lookup_pass(argument: str) -> type[Pass] | None:
-    _load_all_pass_modules()
+    """The pass named `argument` on the installed jax line; imports only the module registering it."""
+    if not is_sdy_pass_name(argument):
+        return None  # every pysdy pass has an sdy name
     cls = _PASSES.get(argument)
+    if cls is None and argument in PASS_MODULES:
+        importlib.import_module(PASS_MODULES[argument])
+        cls = _PASSES.get(argument)
+    if cls is None:
+        _load_all_pass_modules()  # for a name the index misses; test_pass_modules.py keeps it complete
+        cls = _PASSES.get(argument)
     return cls if cls is not None and _exists_on_installed_line(cls) else None
 
 

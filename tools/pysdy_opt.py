@@ -23,7 +23,7 @@ from pysdy.passes.pipeline import (
     parse_options,
     parse_pipeline,
 )
-from pysdy.passes.registry import all_passes, unknown_pass_message
+from pysdy.passes.registry import all_passes, lookup_pass, unknown_pass_message
 from pysdy.tools.internal_error import report_internal_error
 from pysdy.versions import version_text
 
@@ -130,7 +130,7 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
                 raise UsageError(
                     f"'-mlir-disable-threading={value}' is not supported: pysdy always runs MLIR single-threaded"
                 )
-        elif name in all_passes() or _is_upstream_pass(name):
+        elif lookup_pass(name) is not None or _is_upstream_pass(name):
             pass_flag_given = True
             steps.append(PassStep(name, parse_options(value) if has_value else ()))
         else:
