@@ -104,7 +104,16 @@ def measure(suite: str, paths: list[str], runs: int, jobs: int, work_dir: str) -
         for way in WAYS:
             measured[way].append(run_lit(roots[way], paths, jobs))
     start_up = {way: start_up_seconds([os.path.join(first_on_path[way], "pysdy-opt")]) for way in WAYS}
-    return {"runs": measured, "start_up": start_up}
+    return {"suite": suite, "runs": measured, "start_up": start_up}
+
+
+def pysdy_opt_processes(suite: str, test_names) -> int:
+    """How many times the RUN lines of these tests (lit's `suite :: path` names) start pysdy-opt."""
+    count = 0
+    for name in test_names:
+        with open(os.path.join(suite, name.split(" :: ", 1)[1])) as test:
+            count += sum(line.count("pysdy-opt") for line in test if "RUN:" in line)
+    return count
 
 
 def summary(runs: list[dict]) -> dict:
@@ -119,17 +128,18 @@ def summary(runs: list[dict]) -> dict:
     }
 
 
-def report(measured: dict, jobs: int) -> list[str]:
-    """The lines the bench prints."""
-    sides = {way: summary(measured["runs"][way]) for way in WAYS}
-    runs = len(measured["runs"]["pysdy"])
-    lines = [f"lit -j {jobs}, median of {runs} run(s) each way"]
+def sides_of(measured: dict) -> dict:
+    """Each way's summary."""
+    return {way: summary(measured["runs"][way]) for way in WAYS}
+
+
+def table(sides: dict, start_up: dict) -> list[list[str]]:
+    """The header and a row per way."""
     header = ["way", "wall s", "tests", "passed", "failed", "other", "sum of test s", "start-up s"]
-    rows = []
+    rows = [header]
     for way in WAYS:
         side = sides[way]
-        passed = side["counts"]["PASS"]
-        failed = side["counts"]["FAIL"]
+        passed, failed = side["counts"]["PASS"], side["counts"]["FAIL"]
         rows.append(
             [
                 way,
@@ -139,21 +149,31 @@ def report(measured: dict, jobs: int) -> list[str]:
                 str(failed),
                 str(len(side["codes"]) - passed - failed),
                 f"{sum(side['elapsed'].values()):.2f}",
-                f"{measured['start_up'][way]:.3f}",
+                f"{start_up[way]:.3f}",
             ]
         )
-    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(len(header))]
-    lines += ["  ".join(cell.rjust(width) for cell, width in zip(row, widths)) for row in [header, *rows]]
+    return rows
+
+
+def report(measured: dict, jobs: int) -> list[str]:
+    """The lines the bench prints."""
+    sides = sides_of(measured)
+    runs = len(measured["runs"]["pysdy"])
+    lines = [f"lit -j {jobs}, median of {runs} run(s) each way"]
+    rows = table(sides, measured["start_up"])
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    lines += ["  ".join(cell.rjust(width) for cell, width in zip(row, widths)) for row in rows]
     pysdy, cpp = sides["pysdy"], sides["C++"]
     for way in WAYS:
         others = sorted((code, count) for code, count in sides[way]["counts"].items() if code not in ("PASS", "FAIL"))
         if others:
             lines.append(f"other, {way}: " + ", ".join(f"{count} {code}" for code, count in others))
     lines.append(f"pysdy/C++ wall time: {pysdy['seconds'] / cpp['seconds']:.2f}")
+    processes = pysdy_opt_processes(measured["suite"], pysdy["codes"])
+    start_up = measured["start_up"]
     lines.append(
-        f"pysdy/C++ start-up: {measured['start_up']['pysdy'] / measured['start_up']['C++']:.2f}"
-        f" (start-up x tests: pysdy {measured['start_up']['pysdy'] * len(pysdy['codes']):.1f} s,"
-        f" C++ {measured['start_up']['C++'] * len(cpp['codes']):.1f} s; a test may start several processes)"
+        f"pysdy/C++ start-up: {start_up['pysdy'] / start_up['C++']:.2f}; the RUN lines start pysdy-opt {processes}"
+        f" times: {start_up['pysdy'] * processes:.1f} s of start-up for pysdy, {start_up['C++'] * processes:.1f} s for C++"
     )
     for way in WAYS:
         slowest = sorted(sides[way]["elapsed"].items(), key=lambda item: -item[1])[:10]
