@@ -2,6 +2,7 @@
 of a module, refuses what it cannot honour, and the bench counts each way's outcomes on a two-file suite."""
 
 import os
+import subprocess
 import sys
 import textwrap
 
@@ -109,3 +110,20 @@ def test_bench_runs_each_way_and_counts_the_cpp_failures(tmp_path):
     assert lines[lines.index("failing the C++ way only: 1") + 1] == "  tiny :: version.mlir"
     assert "failing the pysdy way only: 0" in lines
     assert "the RUN lines start pysdy-opt 2 times" in lines[5]
+
+
+def test_stand_in_leaves_the_ops_printed_on_diagnostics_out_of_verification(tmp_path):
+    """sdy_opt prints no op on a diagnostic under -verify-diagnostics; the bindings cannot turn that off, so the
+    stand-in drops the op notes (here Shardy's note on its warning, which it emits once a process: a child)."""
+    source = tmp_path / "input.mlir"
+    source.write_text(
+        "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+        "  // expected-warning@+1 {{custom call @foo is unknown to SDY sharding rule registry}}\n"
+        "  %0 = stablehlo.custom_call @foo(%arg0) : (tensor<8xf32>) -> tensor<8xf32>\n"
+        "  return %0 : tensor<8xf32>\n}\n"
+    )
+    command = [sys.executable, cpp_sdy_opt.__file__, str(source), "-sdy-populate-op-sharding-rules"]
+    verified = subprocess.run([*command, "-verify-diagnostics"], capture_output=True, text=True)
+    assert (verified.returncode, verified.stderr) == (0, "")
+    unverified = subprocess.run(command, capture_output=True, text=True)
+    assert f"{source}:3:8: note: %0 = stablehlo.custom_call @foo" in unverified.stderr
