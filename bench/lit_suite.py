@@ -14,7 +14,8 @@ puts its directory first on PATH (the suite's config puts the venv's bin
 first), so the test outputs land there too. The two ways take turns run by
 run. A test whose expectation is pysdy's own (a pysdy diagnostic, `--help`, an
 `xla-sdy-*` pass jaxlib does not bundle) fails the C++ way: the counts show
-them, and every test failing one way only is named. `start-up` is one
+them, and every test failing one way only is named, with why where its log
+says (a process killed by a signal, a flag the stand-in refuses). `start-up` is one
 process reading an empty module with no pass (median of 5), the per-process
 price every RUN line pays. The slowest tests each way are medians of lit's own
 per-test times (`-o results.json`).
@@ -26,6 +27,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -75,7 +77,17 @@ def run_lit(exec_root: str, paths: list[str], jobs: int) -> dict:
     seconds = time.perf_counter() - start
     with open(results) as f:
         tests = json.load(f)["tests"]
-    return {"seconds": seconds, "tests": {t["name"]: (t["code"], t["elapsed"]) for t in tests}}
+    return {"seconds": seconds, "tests": {t["name"]: (t["code"], t["elapsed"], failure_kind(t)) for t in tests}}
+
+
+def failure_kind(test: dict) -> str:
+    """Why a failed test failed, where its log says: a process killed by a signal, or a flag the stand-in refused."""
+    if test["code"] != "FAIL":
+        return ""
+    crash = re.search(r"exit status: -(\d+)", test.get("output", ""))
+    if crash:
+        return f"killed by signal {crash.group(1)}"
+    return "a flag the stand-in refuses" if "cpp-sdy-opt: " in test.get("output", "") else ""
 
 
 def start_up_seconds(command: list[str], runs: int = 5) -> float:
@@ -118,13 +130,15 @@ def pysdy_opt_processes(suite: str, test_names) -> int:
 
 def summary(runs: list[dict]) -> dict:
     """Median wall time, the first run's outcome counts, and each test's median time."""
-    codes = {name: code for name, (code, _) in runs[0]["tests"].items()}
+    codes = {name: code for name, (code, _, _) in runs[0]["tests"].items()}
+    kinds = {name: kind for name, (_, _, kind) in runs[0]["tests"].items()}
     elapsed = {name: statistics.median(run["tests"][name][1] for run in runs) for name in codes}
     return {
         "seconds": statistics.median(run["seconds"] for run in runs),
         "codes": codes,
         "counts": collections.Counter(codes.values()),
         "elapsed": elapsed,
+        "kinds": kinds,
     }
 
 
@@ -185,8 +199,10 @@ def report(measured: dict, jobs: int) -> list[str]:
             for name, code in sides[way]["codes"].items()
             if code == "FAIL" and sides[other]["codes"].get(name) != "FAIL"
         )
-        lines.append(f"failing the {way} way only: {len(only)}")
-        lines += [f"  {name}" for name in only]
+        kinds = collections.Counter(sides[way]["kinds"][name] for name in only)
+        known = "".join(f", {count} {kind}" for kind, count in sorted(kinds.items()) if kind)
+        lines.append(f"failing the {way} way only: {len(only)}{known}")
+        lines += [f"  {name}" + (f"  ({sides[way]['kinds'][name]})" if sides[way]["kinds"][name] else "") for name in only]
     return lines
 
 

@@ -107,7 +107,8 @@ def test_bench_runs_each_way_and_counts_the_cpp_failures(tmp_path):
     assert [rows[way]["tests"] for way in ("pysdy", "C++")] == ["2", "2"]
     lines = lit_suite.report(measured, jobs=2)
     assert [(rows[way]["passed"], rows[way]["failed"]) for way in ("pysdy", "C++")] == [("2", "0"), ("1", "1")]
-    assert lines[lines.index("failing the C++ way only: 1") + 1] == "  tiny :: version.mlir"
+    failing = "failing the C++ way only: 1, 1 a flag the stand-in refuses"
+    assert lines[lines.index(failing) + 1] == "  tiny :: version.mlir  (a flag the stand-in refuses)"
     assert "failing the pysdy way only: 0" in lines
     assert "the RUN lines start pysdy-opt 2 times" in lines[5]
 
@@ -127,3 +128,16 @@ def test_stand_in_leaves_the_ops_printed_on_diagnostics_out_of_verification(tmp_
     assert (verified.returncode, verified.stderr) == (0, "")
     unverified = subprocess.run(command, capture_output=True, text=True)
     assert f"{source}:3:8: note: %0 = stablehlo.custom_call @foo" in unverified.stderr
+
+
+@pytest.mark.parametrize(
+    "test, kind",
+    [
+        ({"code": "FAIL", "output": "error: command failed with exit status: -11"}, "killed by signal 11"),
+        ({"code": "FAIL", "output": "cpp-sdy-opt: 'help' is neither a pass"}, "a flag the stand-in refuses"),
+        ({"code": "FAIL", "output": "error: command failed with exit status: 1"}, ""),
+        ({"code": "PASS", "output": ""}, ""),
+    ],
+)
+def test_failure_kinds(test, kind):
+    assert lit_suite.failure_kind(test) == kind
