@@ -5,6 +5,10 @@ Usage (from the repo root):
     .venv/bin/python bench/jax_hook.py                               # every file, 3 runs each way
     .venv/bin/python bench/jax_hook.py linalg_sharding_test.py --runs 5
     .venv/bin/python bench/jax_hook.py --runs 1 --json outcomes.json   # also every test's outcome each way
+    .venv/bin/python bench/jax_hook.py --stacks 8,32,128 --runs 3      # compile time of transformer stacks instead
+
+`--stacks` times compiles of bench/propagation.py's transformer stacks in
+this process instead of test files: see bench/hook_on_stacks.py.
 
 Each file (the reference copy of JAX's tests for the installed jax line, see
 test/py/jax_api/jax_test_files.py) runs in a child pytest on 8 CPU devices,
@@ -74,7 +78,14 @@ def main() -> None:
     parser.add_argument("--json", help="write every test's outcome, each way, to this file")
     parser.add_argument("--verify", action="store_true", help="hooked runs in verify mode (PYSDY_JAX_VERIFY=1)")
     parser.add_argument("--timeout", type=float, default=3600, help="bound on one child, seconds (default 3600)")
+    parser.add_argument("--stacks", metavar="LAYERS", help="comma-separated stack sizes: time their compiles instead")
     arguments = parser.parse_args()
+    if arguments.stacks:
+        import hook_on_stacks
+
+        jax.config.update("jax_num_cpu_devices", 8)  # before JAX creates its CPU backend
+        hook_on_stacks.run([int(layers) for layers in arguments.stacks.split(",")], arguments.runs)
+        return
     progress = sys.stderr.isatty()
     mode = ", hooked in verify mode" if arguments.verify else ""
     runs = f"median of {arguments.runs} run(s) each way"

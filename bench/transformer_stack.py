@@ -1,21 +1,31 @@
-"""The bench's program: an unrolled pre-norm JAX transformer stack, lowered to StableHLO text with shardings.
+"""The bench's program: an unrolled pre-norm JAX transformer stack, as a function to jit and as StableHLO text.
 
 Each layer (layernorm, multi-head attention, MLP, residuals) is unrolled with a
-Python loop and the stack is lowered by `jax.jit(...).lower(...).as_text()` with
-in_shardings on a 2x4 ("data", "model") mesh of 8 CPU devices (the caller sets
-`jax_num_cpu_devices` to 8 before JAX makes its CPU backend): about 95 lines and
-107 ops per layer.
+Python loop; the stack takes in_shardings on a 2x4 ("data", "model") mesh of 8
+CPU devices (the caller sets `jax_num_cpu_devices` to 8 before JAX makes its CPU
+backend). `transformer_stack_text` is its `jax.jit(...).lower(...).as_text()`:
+about 95 lines and 107 ops per layer. Benches that compile it take the function.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from typing import Any, Callable
 
 BATCH, SEQUENCE, MODEL, HEADS, HIDDEN = 8, 128, 256, 8, 1024
 
 
-def transformer_stack_text(layers: int) -> str:
-    """StableHLO text of `layers` unrolled pre-norm transformer layers, sharded on a ("data", "model") mesh."""
+@dataclasses.dataclass(frozen=True)
+class TransformerStack:
+    function: Callable
+    arguments: tuple  # jax.ShapeDtypeStruct pytrees: lowering and compiling need no data
+    in_shardings: Any
+    out_shardings: Any  # the activations' sharding, as they come in
+
+
+def transformer_stack(layers: int) -> TransformerStack:
+    """`layers` unrolled pre-norm transformer layers on a 2x4 ("data", "model") mesh of 8 devices."""
     import jax
     import jax.numpy as jnp
     from jax import lax
@@ -56,8 +66,16 @@ def transformer_stack_text(layers: int) -> str:
     params = [tuple(jax.ShapeDtypeStruct(shape, jnp.float32) for shape, _ in layer_params)] * layers
     param_shardings = [tuple(NamedSharding(mesh, spec) for _, spec in layer_params)] * layers
     x = jax.ShapeDtypeStruct((BATCH, SEQUENCE, MODEL), jnp.float32)
-    in_shardings = (NamedSharding(mesh, P("data")), param_shardings)
-    return jax.jit(stack, in_shardings=in_shardings).lower(x, params).as_text()
+    activations = NamedSharding(mesh, P("data"))
+    return TransformerStack(stack, (x, params), (activations, param_shardings), activations)
+
+
+def transformer_stack_text(layers: int) -> str:
+    """StableHLO text of `layers` unrolled pre-norm transformer layers, sharded on a ("data", "model") mesh."""
+    import jax
+
+    stack = transformer_stack(layers)
+    return jax.jit(stack.function, in_shardings=stack.in_shardings).lower(*stack.arguments).as_text()
 
 
 def count_ops(text: str) -> int:
