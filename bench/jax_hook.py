@@ -7,7 +7,7 @@ Usage (from the repo root):
     .venv/bin/python bench/jax_hook.py --runs 1 --json outcomes.json   # also every test's outcome each way
     .venv/bin/python bench/jax_hook.py --stacks 8,32,128 --runs 3      # compile time of transformer stacks instead
 
-`--stacks` times compiles of bench/propagation.py's transformer stacks in
+`--stacks` times compiles of bench/transformer_stack.py's stacks in
 this process instead of test files: see bench/hook_on_stacks.py.
 
 Each file (the reference copy of JAX's tests for the installed jax line, see
