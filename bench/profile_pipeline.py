@@ -83,17 +83,21 @@ def where(key: tuple[str, int, str]) -> str:
 
 
 def per_pass(stats: pstats.Stats) -> list[tuple[float, str]]:
-    """(cumulative seconds, pass name) of every pysdy pass whose `run` ran, slowest first."""
+    """(cumulative seconds, pass names) of every pysdy `run` that ran, slowest first; passes that inherit one
+    `run` (the propagation passes share sdy-basic-propagate's) are named together, as the profile cannot tell them
+    apart."""
     from pysdy.passes.registry import all_passes
 
-    found = []
+    names_by_run: dict[tuple, list[str]] = {}
     for argument, cls in all_passes().items():
-        code = cls.__dict__.get("run", None)
-        code = getattr(code, "__code__", None)
-        entry = code and stats.stats.get((code.co_filename, code.co_firstlineno, code.co_name))
+        code = cls.run.__code__
+        composite = " (with its steps)" if hasattr(cls, "steps") else ""
+        names_by_run.setdefault((code.co_filename, code.co_firstlineno, code.co_name), []).append(argument + composite)
+    found = []
+    for key, names in names_by_run.items():
+        entry = stats.stats.get(key)
         if entry:
-            composite = " (with its steps)" if hasattr(cls, "steps") else ""
-            found.append((entry[3], f"{argument}{composite}"))
+            found.append((entry[3], " / ".join(names)))
     return sorted(found, reverse=True)
 
 
