@@ -16,16 +16,14 @@ this stand-in cannot honour is an error (exit 1), never ignored.
 from __future__ import annotations
 
 import dataclasses
-import re
 import sys
 
-from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir import passmanager
 
 from pysdy.dialects.context import make_context
-from pysdy.driver import verify_diagnostics
-from pysdy.driver.diagnostics import Diagnostic, DiagnosticCollector, format_diagnostic
-from pysdy.driver.source import SPLIT_MARKER, Chunk, NotAModuleError, chunk_position, parse_source, split_source
+from pysdy.driver.opt import OptSettings, run_opt
 
+# Flags that turn on a setting of pysdy's driver, by the OptSettings field.
 _SWITCHES = {
     "split-input-file": "split_input_file",
     "verify-diagnostics": "verify_diagnostics",
@@ -46,12 +44,7 @@ class Settings:
     output_file: str | None = None
     pipeline: str | None = None  # `builtin.module(...)` text
     pass_flags: list[str] = dataclasses.field(default_factory=list)  # one pipeline element per pass flag
-    split_input_file: bool = False
-    verify_diagnostics: bool = False
-    allow_unregistered_dialect: bool = False
-    no_implicit_module: bool = False
-    print_debuginfo: bool = False
-    print_generic: bool = False
+    switches: dict[str, bool] = dataclasses.field(default_factory=dict)  # the OptSettings fields flags turn on
 
 
 def parse_args(argv: list[str]) -> Settings:
@@ -76,7 +69,7 @@ def parse_args(argv: list[str]) -> Settings:
         elif name == "pass-pipeline":
             settings.pipeline = value
         elif name in _SWITCHES and not has_value:
-            setattr(settings, _SWITCHES[name], True)
+            settings.switches[_SWITCHES[name]] = True
         elif name == "mlir-disable-threading" and value.lower() in ("", "true", "1"):
             pass  # every context here is single-threaded already (pysdy's make_context)
         else:  # a pass, or a flag pipeline_text reports as unsupported
@@ -112,48 +105,6 @@ def _parses(text: str) -> bool:
     return True
 
 
-def _process_chunk(text: str, source_name: str, pipeline: str, settings: Settings):
-    """(output or None, diagnostics, succeeded) for one buffer, as pysdy's driver reports them."""
-    context = make_context(settings.allow_unregistered_dialect)
-    collector = DiagnosticCollector(context)
-    output = None
-    with context, collector:
-        try:
-            module = parse_source(text, source_name, context, not settings.no_implicit_module)
-            passmanager.PassManager.parse(pipeline).run(module.operation)
-            output = module.operation.get_asm(
-                enable_debug_info=settings.print_debuginfo, print_generic_op_form=settings.print_generic
-            )
-            if not output.endswith("\n"):
-                output += "\n"
-        except NotAModuleError:
-            pass
-        except ir.MLIRError as error:
-            collector.add_from_error(error)
-            if not collector.has_errors:
-                collector.diagnostics.append(Diagnostic("error", str(error), chunk_position(Chunk(text, 1), source_name)))
-    diagnostics = collector.diagnostics
-    if settings.verify_diagnostics:
-        diagnostics = [dataclasses.replace(d, notes=tuple(n for n in d.notes if not _is_op_dump(n, d))) for d in diagnostics]
-        expectations = verify_diagnostics.parse_expectations(text, source_name)
-        problems = verify_diagnostics.verify(diagnostics, expectations, source_name)
-        return output, problems, not problems
-    return output, diagnostics, output is not None and not collector.has_errors
-
-
-# An op as MLIR prints it: `%0 = stablehlo.add ...`, `%0:2 = ...`, `func.func @f(...`, `"func.func"() ...`.
-_PRINTED_OP = re.compile(r'(%[\w#:]+(, %[\w#:]+)* = )?"?[a-z_]+\.[a-z_.]+')
-
-
-def _is_op_dump(note: Diagnostic, diagnostic: Diagnostic) -> bool:
-    """Whether `note` is the op a diagnostic is about, printed: MLIR's `see current operation` and Shardy's op notes
-    are attached only while the context prints ops on diagnostics, which sdy_opt turns off for
-    -verify-diagnostics (the Python bindings cannot), so they are no part of what such a run checks."""
-    if note.message.startswith("see current operation"):
-        return True
-    return note.position == diagnostic.position and _PRINTED_OP.match(note.message) is not None
-
-
 def main(argv: list[str] | None = None) -> int:
     try:
         settings = parse_args(sys.argv[1:] if argv is None else argv)
@@ -173,23 +124,22 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnicodeDecodeError) as error:
         sys.stderr.write(f"cpp-sdy-opt: could not read input file '{source_name}': {error}\n")
         return 1
-    chunks = split_source(text) if settings.split_input_file else [Chunk(text, 1)]
-    source_lines = {source_name: text.split("\n")}
-    outputs, succeeded = [], True
-    for chunk in chunks:
-        output, diagnostics, ok = _process_chunk(chunk.text, source_name, pipeline, settings)
-        if output is not None:
-            outputs.append(output)
-        sys.stderr.write("".join(format_diagnostic(d, source_lines) + "\n" for d in diagnostics))
-        succeeded = succeeded and ok
-    result = (SPLIT_MARKER + "\n").join(outputs)
-    if result and (succeeded or settings.split_input_file):
+    opt_settings = OptSettings(**settings.switches)
+    result = run_opt(text, source_name, opt_settings, lambda steps, context, verify: _cpp_manager(pipeline, verify))
+    sys.stderr.write(result.errors)
+    if result.output and (result.succeeded or opt_settings.split_input_file):
         if settings.output_file in (None, "-"):
-            sys.stdout.write(result)
+            sys.stdout.write(result.output)
         else:
             with open(settings.output_file, "w", encoding="utf-8") as out:
-                out.write(result)
-    return 0 if succeeded else 1
+                out.write(result.output)
+    return 0 if result.succeeded else 1
+
+
+def _cpp_manager(pipeline: str, verify: bool) -> passmanager.PassManager:
+    manager = passmanager.PassManager.parse(pipeline)
+    manager.enable_verifier(verify)
+    return manager
 
 
 if __name__ == "__main__":

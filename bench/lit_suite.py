@@ -75,6 +75,8 @@ def run_lit(exec_root: str, paths: list[str], jobs: int) -> dict:
         stderr=subprocess.DEVNULL,
     )
     seconds = time.perf_counter() - start
+    if not os.path.exists(results):
+        raise SystemExit(f"lit wrote no results for {' '.join(paths) or 'the suite'}: paths are relative to the suite")
     with open(results) as f:
         tests = json.load(f)["tests"]
     return {"seconds": seconds, "tests": {t["name"]: (t["code"], t["elapsed"], failure_kind(t)) for t in tests}}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import re
+from typing import Callable
 
-from jaxlib.mlir import ir
+from jaxlib.mlir import ir, passmanager
 
 from pysdy.dialects.context import make_context
 from pysdy.driver import verify_diagnostics
@@ -31,6 +33,11 @@ class OptSettings:
     no_implicit_module: bool = False
 
 
+# Builds the pass manager for the steps, in the context, with the verifier on or off: pysdy's, or (for the bench's C++
+# stand-in) one running jaxlib's C++ passes.
+ManagerBuilder = Callable[[tuple[Step, ...], ir.Context, bool], passmanager.PassManager]
+
+
 @dataclasses.dataclass
 class OptResult:
     output: str
@@ -38,7 +45,9 @@ class OptResult:
     succeeded: bool
 
 
-def run_opt(text: str, source_name: str, settings: OptSettings) -> OptResult:
+def run_opt(
+    text: str, source_name: str, settings: OptSettings, build_manager: ManagerBuilder = build_pass_manager
+) -> OptResult:
     """Processes `text` (every split chunk when asked) and joins the outputs with `// -----`.
 
     A chunk that fails in any way, a pysdy bug included, is reported and the
@@ -49,7 +58,7 @@ def run_opt(text: str, source_name: str, settings: OptSettings) -> OptResult:
     outputs, errors, succeeded = [], [], True
     for chunk in chunks:
         try:
-            output, diagnostics, ok = _process_chunk(chunk.text, source_name, settings)
+            output, diagnostics, ok = _process_chunk(chunk.text, source_name, settings, build_manager)
         except Exception as error:  # a pysdy bug: reported on its chunk, never a traceback
             output, diagnostics, ok = None, [internal_error(error, chunk_position(chunk, source_name))], False
         if output is not None:
@@ -63,14 +72,16 @@ def run_opt(text: str, source_name: str, settings: OptSettings) -> OptResult:
     )
 
 
-def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[str | None, list[Diagnostic], bool]:
+def _process_chunk(
+    text: str, source_name: str, settings: OptSettings, build_manager: ManagerBuilder
+) -> tuple[str | None, list[Diagnostic], bool]:
     context = make_context(settings.allow_unregistered_dialect)
     collector = DiagnosticCollector(context)
     output = None
     with context, collector:
         try:
             module = parse_source(text, source_name, context, not settings.no_implicit_module)
-            manager = build_pass_manager(settings.steps, context, verify=settings.verify_each)
+            manager = build_manager(settings.steps, context, settings.verify_each)
             if settings.timing:
                 manager.enable_timing()
             if settings.print_ir_after_all or settings.print_ir_before_all:
@@ -95,7 +106,6 @@ def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[
                 collector.diagnostics.append(Diagnostic("error", str(error), chunk_position(Chunk(text, 1), source_name)))
     diagnostics = collector.diagnostics
     if settings.verify_diagnostics:
-        # As in mlir-opt, the op dump MLIR attaches to verifier errors is not part of what is checked.
         diagnostics = [_without_op_dump_notes(d) for d in diagnostics]
         expectations = verify_diagnostics.parse_expectations(text, source_name)
         problems = verify_diagnostics.verify(diagnostics, expectations, source_name)
@@ -103,6 +113,18 @@ def _process_chunk(text: str, source_name: str, settings: OptSettings) -> tuple[
     return output, diagnostics, output is not None and not collector.has_errors
 
 
+# An op as MLIR prints it: `%0 = stablehlo.add ...`, `%0:2 = ...`, `func.func @f(...`, `"func.func"() ...`.
+_PRINTED_OP = re.compile(r'(%[\w#:]+(, %[\w#:]+)* = )?"?[a-z_]+\.[a-z_.]+')
+
+
 def _without_op_dump_notes(diagnostic: Diagnostic) -> Diagnostic:
-    notes = tuple(n for n in diagnostic.notes if not n.message.startswith("see current operation"))
+    """`diagnostic` without the notes that print the op it is about: MLIR's `see current operation` and Shardy's op
+    notes are attached only while the context prints ops on diagnostics, which sdy_opt turns off for
+    -verify-diagnostics (the Python bindings cannot), so they are no part of what such a run checks."""
+    notes = tuple(
+        note
+        for note in diagnostic.notes
+        if not note.message.startswith("see current operation")
+        and not (note.position == diagnostic.position and _PRINTED_OP.match(note.message))
+    )
     return dataclasses.replace(diagnostic, notes=notes)
