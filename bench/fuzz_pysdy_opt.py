@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 import cli_cases  # noqa: E402
 import cli_runner  # noqa: E402
+import progress  # noqa: E402  (bench/, the script's own folder)
 
 
 def main() -> int:
@@ -43,19 +44,15 @@ def main() -> int:
     seeded = time.monotonic() - start
     counts = collections.Counter()
     bad: dict[str, list[cli_runner.Outcome]] = collections.defaultdict(list)
-    progress = sys.stderr.isatty()
     with cli_runner.Runner(arguments.timeout) as runner:
         for index in range(arguments.cases):
             outcome = runner.check(cli_cases.case(arguments.seed, index, programs))
             counts[outcome.kind] += 1
             if outcome.kind not in cli_runner.ACCEPTED:
                 bad[outcome.kind].append(outcome)
-            if progress:
-                found = sum(len(v) for v in bad.values())
-                sys.stderr.write(f"\r{index + 1}/{arguments.cases} cases, {found} bad, {time.monotonic() - start:.0f} s")
-                sys.stderr.flush()
-    if progress:
-        sys.stderr.write("\n")
+            found = sum(len(v) for v in bad.values())
+            progress.show(f"{index + 1}/{arguments.cases} cases, {found} bad, {time.monotonic() - start:.0f} s")
+    progress.clear()
     elapsed = time.monotonic() - start
     print(f"{arguments.cases} cases (seed {arguments.seed}, {len(cli_cases.seeds(programs))} seed modules) "
           f"in {elapsed:.0f} s ({seeded:.0f} s to build the seeds)")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import statistics
 import time
 
+import progress
 from transformer_stack import transformer_stack
 
 PIPELINE = "sdy-propagation-pipeline"
@@ -137,4 +138,7 @@ def run(sizes: list[int], runs: int) -> None:
     print(f"jax {jax.__version__}, median of {runs} run(s) each way, compile only (lowering not timed)", flush=True)
     print_row(list(COLUMNS))
     for layers in sizes:
-        print_row(row(layers, measure(layers, runs)))
+        progress.show(f"{layers} layers: compiling {runs} time(s) each way ...")
+        measured = measure(layers, runs)
+        progress.clear()
+        print_row(row(layers, measured))

@@ -37,6 +37,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "py", "jax_api"))
 
 from jax_test_files import FILES, FileRun, lost_passes, reference_folder, run_test_file  # noqa: E402
+import progress  # noqa: E402  (bench/, the script's own folder)
 
 import jax  # noqa: E402
 
@@ -49,14 +50,13 @@ def _counts(run: FileRun) -> str:
     return f"{run.count(*_PASS)}/{run.count(*_SKIP)}/{run.count(*_FAIL)}"
 
 
-def _measure(file_name: str, arguments: argparse.Namespace, work_dir: str, progress: bool):
+def _measure(file_name: str, arguments: argparse.Namespace, work_dir: str):
     """The file's plain and hooked runs, taking turns (no hooked run where the file does not import)."""
     plain_runs: list[FileRun] = []
     hooked_runs: list[FileRun] = []
     for index in range(arguments.runs):
         for hooked, runs in ((False, plain_runs), (True, hooked_runs)):
-            if progress:
-                print(f"\r{file_name}: run {index + 1} {'hooked' if hooked else 'plain'} ...", end="", file=sys.stderr)
+            progress.show(f"{file_name}: run {index + 1} {'hooked' if hooked else 'plain'} ...")
             runs.append(
                 run_test_file(
                     file_name,
@@ -86,16 +86,14 @@ def main() -> None:
         jax.config.update("jax_num_cpu_devices", 8)  # before JAX creates its CPU backend
         hook_on_stacks.run([int(layers) for layers in arguments.stacks.split(",")], arguments.runs)
         return
-    progress = sys.stderr.isatty()
     mode = ", hooked in verify mode" if arguments.verify else ""
     runs = f"median of {arguments.runs} run(s) each way"
     print(f"jax {jax.__version__}, JAX's tests from {reference_folder()}, {runs}{mode}")
     rows, notes, outcomes = [], [], {}
     with tempfile.TemporaryDirectory() as work_dir:
         for file_name in arguments.files:
-            plain_runs, hooked_runs = _measure(file_name, arguments, os.path.join(work_dir, file_name), progress)
-            if progress:
-                print("\r\033[K", end="", file=sys.stderr)
+            plain_runs, hooked_runs = _measure(file_name, arguments, os.path.join(work_dir, file_name))
+            progress.clear()
             plain = plain_runs[0]
             if plain.import_error is not None:
                 rows.append([file_name, "does not import", "", "", "", "", "", "", ""])

@@ -34,6 +34,8 @@ import sys
 import tempfile
 import time
 
+import progress
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)  # the venv's lit, filecheck and pysdy-opt
 STAND_IN = os.path.join(REPO, "bench", "cpp_sdy_opt.py")
@@ -114,9 +116,11 @@ def measure(suite: str, paths: list[str], runs: int, jobs: int, work_dir: str) -
         os.makedirs(roots[way])
         write_site_config(roots[way], suite, first_on_path[way])
     measured = {way: [] for way in WAYS}
-    for _ in range(runs):
+    for index in range(runs):
         for way in WAYS:
+            progress.show(f"lit run {index + 1} of {runs}, the {way} way ...")
             measured[way].append(run_lit(roots[way], paths, jobs))
+    progress.clear()
     start_up = {way: start_up_seconds([os.path.join(first_on_path[way], "pysdy-opt")]) for way in WAYS}
     return {"suite": suite, "runs": measured, "start_up": start_up}
 

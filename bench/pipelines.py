@@ -54,6 +54,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cpp_opt  # noqa: E402
+import progress  # noqa: E402
 from scaling_plot import scaling_svg  # noqa: E402
 from transformer_stack import count_ops, transformer_stack_text  # noqa: E402
 
@@ -306,8 +307,13 @@ def bench_size(layers: int, pipelines: list[str], runs: int, directory: str) -> 
             lines.append(format_row([pipeline] + ["n/a"] * (len(COLUMNS) - 1)))
             notes.append(f"  {pipeline}: no input: {missing}")
             continue
-        measured = {name: in_process(name, pipeline, path, runs) for name in IMPLEMENTATIONS}
-        process = {name: pass_share_ms(name, path, pipeline, runs) for name in IMPLEMENTATIONS}
+        measured, process = {}, {}
+        for name in IMPLEMENTATIONS:
+            progress.show(f"{layers} layers, {pipeline}: {SHOWN[name]} in process ...")
+            measured[name] = in_process(name, pipeline, path, runs)
+            progress.show(f"{layers} layers, {pipeline}: {SHOWN[name]} as whole processes ...")
+            process[name] = pass_share_ms(name, path, pipeline, runs)
+        progress.clear()
         for name in IMPLEMENTATIONS:
             if "times_ms" in measured[name]:
                 points[name, pipeline] = (ops, median_ms(measured[name]) * 1000 / ops)
