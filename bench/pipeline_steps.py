@@ -7,8 +7,10 @@ Usage (from the repo root):
 
 The pipeline is expanded into its steps (pysdy's expansion, which the tests
 check against jaxlib's). Each implementation runs the steps one by one, each in
-a PassManager of its own with the verifier on, as a pipeline runs them; a step's
-time is its `run` (the pass and the verification after it). Both start from the
+a PassManager of its own with the verifier on, as jaxlib's pipeline runs them
+(pysdy's pipeline pass verifies only at its end and after the few steps that can
+leave invalid IR); a step's time is its `run` (the pass and the verification
+after it). Both start from the
 same parsed text and each feeds its own output to its next step. Every run is in
 one process per implementation, so one side's allocations do not slow the other.
 The `verify` row is what verifying the module once costs, to read the rows
