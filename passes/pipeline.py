@@ -455,7 +455,9 @@ def run_steps_in_pass(op: ir.Operation, steps: tuple[Step, ...], pass_argument: 
 
     The pipeline is one pass, which the enclosing pass manager verifies after it as it verifies any pass; its
     steps run without the verifier between them (verifying a large module after each of thirty-odd steps cost
-    more than all their own work), except after a step that `leaves_invalid_ir`, verified as jaxlib verifies it."""
+    more than all their own work), except after a step that `leaves_invalid_ir`, verified as jaxlib verifies it.
+    Those are verified even when the enclosing pass manager verifies nothing: the steps after them would run on
+    invalid IR (where jaxlib's C++, unverified, crashes)."""
     try:
         managers = [
             build_pass_manager(run, op.context, verify=verify) for run, verify in _runs_by_verification(steps)
