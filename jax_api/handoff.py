@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
 
 from jaxlib.mlir import ir
 
@@ -24,12 +23,6 @@ from pysdy.runtime.pysdy_passes import prepare_for_xla, propagate
 # logged here once per message, as XLA's own Shardy route keeps them from the user.
 LOGGER = logging.getLogger("pysdy.jax")
 _LOGGED: set[str] = set()
-
-# Hand-offs on one thread share a context for a while: making one costs as much as handing off a small module, and
-# pysdy's memos (sharding rules, parsed shardings) last as long as the context pysdy works in. What a context
-# uniques (types, attributes, locations) stays until it goes, so a fresh one every so many hand-offs bounds that.
-HAND_OFFS_PER_CONTEXT = 64
-_thread_context = threading.local()
 
 
 class PysdyExportError(RuntimeError):
@@ -57,7 +50,7 @@ def hand_off(
     The module is re-parsed in pysdy's own context, so JAX's context and its
     module are never modified.
     """
-    with _shared_context(), warnings_to(_log_once):
+    with make_context(), warnings_to(_log_once):
         try:
             module = ir.Module.parse(module_text)
         except ir.MLIRError as error:
@@ -77,15 +70,6 @@ def hand_off(
 def export_for_gspmd(module_text: str, module_name: str = "module") -> HandOff:
     """The hand-off of the gspmd route: after pysdy's `sdy-propagation-pipeline` and `xla-sdy-stablehlo-export-pipeline`."""
     return hand_off(module_text, module_name, "gspmd")
-
-
-def _shared_context() -> ir.Context:
-    """This thread's hand-off context, a fresh one once it has served HAND_OFFS_PER_CONTEXT hand-offs."""
-    uses = getattr(_thread_context, "uses", HAND_OFFS_PER_CONTEXT)
-    if uses >= HAND_OFFS_PER_CONTEXT:
-        _thread_context.context, uses = make_context(), 0
-    _thread_context.uses = uses + 1
-    return _thread_context.context
 
 
 def _log_once(location: ir.Location, message: str) -> None:
