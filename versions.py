@@ -18,6 +18,9 @@ class JaxLine:
 
     line: tuple[int, int]
     tested: str  # the release of the line the tests ran on
+    # --- the sdy dialect's shardings ---
+    # A sharding's unreduced axes carry how they are to be reduced: `unreduced=max{...}` / `min{...}` (sum unwritten).
+    unreduced_reduction_kinds: bool
     # --- Shardy's export pipeline ---
     # `sdy-verify-unreduced-axes` runs before `sdy-insert-explicit-reshards`.
     verify_unreduced_axes: bool
@@ -44,7 +47,7 @@ class JaxLine:
     # maximal meshes and fails on one between a maximal sharding and a sharding with dimensions).
     reshards_keep_maximal_meshes: bool
     # `sdy-insert-explicit-reshards` moves the tensor operands of an op with a result on a maximal mesh (a host
-    # callback, a reshard to a device) to its device, through replicated on the module's first non-maximal mesh, and
+    # callback, a reshard to a device) to its device, through replicated on the module's first mesh with axes, and
     # replicates its results there.
     reshards_around_single_device_ops: bool
     # `sdy-reshard-to-collectives` reshards a dimension whose input and output shardings both shard it but pad it to
@@ -201,6 +204,7 @@ class JaxLine:
 _JAX_0_10 = JaxLine(
     line=(0, 10),
     tested="0.10.2",
+    unreduced_reduction_kinds=False,
     verify_unreduced_axes=False,
     reshards_mark_partial_results_unreduced=False,
     export_inlines_meshes=False,
@@ -263,6 +267,7 @@ _JAX_0_11 = dataclasses.replace(
     line=(0, 11),
     tested="0.11.2",
     xla_import_crashes_on_ordered_callbacks=False,
+    unreduced_reduction_kinds=True,
     verify_unreduced_axes=True,
     reshards_mark_partial_results_unreduced=True,
     export_inlines_meshes=True,

@@ -15,6 +15,7 @@ from typing import Union
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from pysdy import versions
 from pysdy.dialects.ir_memo import ir_memo
 
 # --------------------------------------------------------------------------
@@ -200,7 +201,7 @@ class TensorSharding:
             tuple(DimSharding.from_attr(d) for d in sharding.dimension_shardings),
             tuple(AxisRef.from_attr(a) for a in sharding.replicated_axes),
             tuple(AxisRef.from_attr(a) for a in sharding.unreduced_axes),
-            sharding.reduction_op.name.lower() if hasattr(sharding, "reduction_op") else "sum",
+            sharding.reduction_op.name.lower() if versions.installed().unreduced_reduction_kinds else "sum",
         )
 
     def to_attr(self) -> ir.Attribute:

@@ -52,4 +52,4 @@ def add_free_axes(outer: TensorSharding, local: TensorSharding, manual_axes: Col
         )
         for outer_dim, local_dim in zip(outer.dims, local.dims)
     )
-    return TensorSharding(local.mesh, dims, outer.replicated, outer.unreduced)
+    return TensorSharding(local.mesh, dims, outer.replicated, outer.unreduced, outer.reduction)

@@ -13,7 +13,7 @@ from pysdy.passes.registry import MODULE, Pass, register_pass
 
 def closed_like(sharding: TensorSharding) -> TensorSharding:
     dims = tuple(DimSharding(d.axes, True, d.priority) for d in sharding.dims)
-    return TensorSharding(sharding.mesh, dims, (), sharding.unreduced)
+    return dataclasses.replace(sharding, dims=dims, replicated=())
 
 
 @register_pass

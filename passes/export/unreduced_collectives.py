@@ -46,7 +46,7 @@ def all_reduce_if_unreduced_to_replicated(
     if not axes:
         return source
     sharding = with_unreduced(source, axis_set_diff(source.unreduced, axes, meshes.of(source)))
-    user.operands[operand_index] = create_all_reduce(user.operands[operand_index], axes, sharding)
+    user.operands[operand_index] = create_all_reduce(user.operands[operand_index], axes, sharding, source.reduction)
     return sharding
 
 

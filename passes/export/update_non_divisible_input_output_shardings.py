@@ -48,7 +48,7 @@ def evenly_sharded(sharding: TensorSharding, shape: list[int], meshes: dict[str,
     """The largest prefix of each dimension's axes that divides that dimension evenly."""
     mesh = sharding.mesh if isinstance(sharding.mesh, Mesh) else meshes[sharding.mesh]
     dims = tuple(_evenly_sharded_dim(dim, size, mesh) for dim, size in zip(sharding.dims, shape))
-    return TensorSharding(sharding.mesh, dims, sharding.replicated, sharding.unreduced)
+    return dataclasses.replace(sharding, dims=dims)
 
 
 def _static_shape(type_: ir.Type) -> list[int] | None:

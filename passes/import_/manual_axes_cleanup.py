@@ -90,7 +90,7 @@ def _with_all_manual_axes(
             continue
         replicated = sorted(sharding.replicated + tuple(unused), key=lambda a: axis_order_key(a, mesh))
         replicated = _merge_consecutive(replicated, mesh)
-        new_shardings.append(TensorSharding(common_mesh, sharding.dims, replicated, sharding.unreduced))
+        new_shardings.append(dataclasses.replace(sharding, mesh=common_mesh, replicated=replicated))
         modified = True
     return new_shardings if modified else None
 

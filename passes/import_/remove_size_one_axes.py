@@ -22,7 +22,9 @@ def _without_size_one_axes(sharding: TensorSharding, mesh: Mesh) -> TensorShardi
         # A closed dimension without axes cannot carry a priority.
         priority = None if not axes and dim.is_closed else dim.priority
         dims.append(DimSharding(axes, dim.is_closed, priority))
-    return TensorSharding(sharding.mesh, tuple(dims), keep(sharding.replicated), keep(sharding.unreduced))
+    return dataclasses.replace(
+        sharding, dims=tuple(dims), replicated=keep(sharding.replicated), unreduced=keep(sharding.unreduced)
+    )
 
 
 @register_pass

@@ -43,6 +43,7 @@ class TensorFactorShardings:
     factor_index_to_sharding: dict[int, FactorSharding] = field(default_factory=dict)
     replicated_axes: list[AxisRef] = field(default_factory=list)
     unreduced_axes: list[AxisRef] = field(default_factory=list)
+    reduction: str = "sum"  # how the unreduced axes are to be reduced
 
     def expand_sharding_axes(self, factor_index: int, new_axes: Sequence[AxisRef]) -> bool:
         """Replaces the factor's axes by `new_axes` if they strictly extend them; returns whether it did."""
@@ -98,7 +99,7 @@ class TensorFactorShardings:
                     break
             dims.append(DimSharding(tuple(dim_axes), is_closed))
         return TensorSharding(
-            mesh_name_or_mesh, tuple(dims), tuple(self.replicated_axes), tuple(self.unreduced_axes)
+            mesh_name_or_mesh, tuple(dims), tuple(self.replicated_axes), tuple(self.unreduced_axes), self.reduction
         )
 
 
@@ -208,6 +209,7 @@ def build_tensor_factor_shardings(
     if sharding is not None:
         result.replicated_axes = list(sharding.replicated)
         result.unreduced_axes = list(sharding.unreduced)
+        result.reduction = sharding.reduction
     return result
 
 
@@ -285,7 +287,9 @@ def distribute_axes_across_factors(
     """Hands `axes`, major first, to the factors of `shardings` (empty, in order): each axis goes to the first factor
     it shares a divisor with, split into sub-axes where it is bigger than what is left of that factor (its rest
     tried on the factors after it, then again from the first); axes no factor can take become overflow axes of the
-    last factor."""
+    last factor (none when there are no factors, as for a scalar)."""
+    if not shardings:
+        return
     remaining = list(factor_sizes)
     cursor = _AxisCursor(axes, mesh)
     while not cursor.done:

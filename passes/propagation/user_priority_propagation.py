@@ -90,7 +90,7 @@ def _restored_for_priority(current: TensorSharding, original: TensorSharding, pr
             dims[index] = dataclasses.replace(original_dim, priority=None)
             restored_axes.update(original_dim.axes)
     replicated = tuple(axis for axis in current.replicated if axis not in restored_axes)
-    return TensorSharding(current.mesh, tuple(dims), replicated)
+    return dataclasses.replace(current, dims=tuple(dims), replicated=replicated)
 
 
 def _mesh_order(axis: AxisRef, mesh: Mesh) -> tuple[int, int, int]:
