@@ -10,7 +10,7 @@ from pysdy import versions
 from pysdy.dialects.sdy import TensorSharding
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.value_shardings import get_sharding
-from pysdy.passes.export.remove_sub_axes_in_input_output_shardings import main_func
+from pysdy.passes.common.main_function import main_func
 from pysdy.passes.export.reshard_ir import MeshTable
 from pysdy.passes.registry import MODULE, Pass, PassFailure, register_pass
 

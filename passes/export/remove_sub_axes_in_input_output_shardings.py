@@ -7,17 +7,9 @@ import dataclasses
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import DimSharding, TensorSharding
+from pysdy.passes.common.main_function import main_func
 from pysdy.passes.common.sharding_walker import transform_func_shardings
 from pysdy.passes.registry import MODULE, Pass, PassFailure, register_pass
-
-
-def main_func(module: ir.Operation) -> ir.Operation | None:
-    """The function called `main`, or the only function of the module."""
-    funcs = [op.operation for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"]
-    for func in funcs:
-        if ir.StringAttr(func.attributes["sym_name"]).value == "main":
-            return func
-    return funcs[0] if len(funcs) == 1 else None
 
 
 def without_sub_axes(sharding: TensorSharding) -> TensorSharding:
@@ -32,7 +24,7 @@ def without_sub_axes(sharding: TensorSharding) -> TensorSharding:
                 break
             axes.append(axis)
         dims.append(DimSharding(tuple(axes), dim.is_closed, dim.priority))
-    return TensorSharding(sharding.mesh, tuple(dims), sharding.replicated, sharding.unreduced)
+    return dataclasses.replace(sharding, dims=tuple(dims))
 
 
 @register_pass

@@ -1,5 +1,5 @@
 """`sdy-add-func-data-flow-edges`: put an `sdy.func_data_flow_edge` on every call result and on the arguments
-of every function but `main`."""
+of every function but the main one (`@main`, or the module's only function)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ from jaxlib.mlir.dialects import sdy
 
 from pysdy.dialects.sdy import TensorShardingPerValue
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.main_function import main_func
 from pysdy.passes.common.value_shardings import SHARDING, get_sharding
 from pysdy.passes.common.values import insertion_point_after, is_static_shaped
 from pysdy.passes.import_.call_graph import functions, has_body
-from pysdy.passes.import_.symbols import symbol_name
-from pysdy.passes.registry import Pass, register_pass
-
-MAIN = "main"
+from pysdy.passes.registry import Pass, PassFailure, register_pass
 
 
 def _add_edges(owners: list[ir.Value]) -> None:
@@ -37,8 +35,14 @@ class AddFuncDataFlowEdgesPass(Pass):
     summary = "Inserts `FuncDataFlowEdgeOp` for every func/call data-flow edge."
 
     def run(self, op: ir.Operation) -> None:
+        main = main_func(op)
+        if main is None:
+            op.location.emit_error(
+                "sdy-add-func-data-flow-edges needs a function @main, or a single function (jaxlib's C++ aborts without)"
+            )
+            raise PassFailure()
         for func in functions(op):
-            if has_body(func) and symbol_name(func) != MAIN:
+            if has_body(func) and func != main:
                 _add_edges(list(func.regions[0].blocks[0].arguments))
         for call in nested_ops(op, name="func.call"):
             _add_edges(list(call.results))

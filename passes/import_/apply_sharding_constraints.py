@@ -12,10 +12,10 @@ from pysdy import versions
 from pysdy.dialects.sdy import TensorSharding
 from pysdy.passes.common.data_flow import EDGE_OP, MANUAL_COMPUTATION, edge_of_target
 from pysdy.passes.common.ir_walk import nested_ops_named
+from pysdy.passes.common.main_function import main_func
 from pysdy.passes.common.value_shardings import get_sharding, set_sharding, shardable_value
 from pysdy.passes.common.values import insertion_point_after, rank
 from pysdy.passes.diagnostics import warnings_dropped
-from pysdy.passes.import_.symbols import symbol_name
 from pysdy.passes.propagation.debug_info import PropagationDebugInfo, UserShardings
 from pysdy.passes.propagation.func_data_flow_edges import FUNC_EDGE_OP
 from pysdy.passes.propagation.rules import get_or_create_rule
@@ -148,12 +148,6 @@ def _apply_in_shardings(manual: ir.Operation) -> None:
         _apply(manual, operand, sharding, constraint_after_value)
 
 
-def _main_is_known(module: ir.Operation) -> bool:
-    """Whether the module has a function @main, or a single function (which jaxlib takes for it)."""
-    names = [symbol_name(o.operation) for o in module.regions[0].blocks[0].operations if o.operation.name == "func.func"]
-    return "main" in names or len(names) == 1
-
-
 @register_pass
 @dataclasses.dataclass(frozen=True)
 class ApplyShardingConstraintsPass(Pass):
@@ -172,7 +166,7 @@ class ApplyShardingConstraintsPass(Pass):
     )
 
     def run(self, op: ir.Operation) -> None:
-        if versions.installed().apply_sharding_constraints_needs_main and not _main_is_known(op):
+        if versions.installed().apply_sharding_constraints_needs_main and main_func(op) is None:
             # jaxlib 0.12's C++ aborts here; pysdy refuses rather than guess what it would do.
             op.location.emit_error(
                 "sdy-apply-sharding-constraints needs a function @main, or a single function "

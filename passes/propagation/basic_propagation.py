@@ -6,6 +6,7 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
+from pysdy.passes.common.main_function import main_func
 from pysdy.passes.propagation.debug_info import PropagationDebugInfo, UserShardings
 from pysdy.passes.propagation.driver import DirectionFunction, PropagationDriver, propagate_any
 from pysdy.passes.propagation.factor_propagation import BasicFactorPropagation
@@ -36,6 +37,10 @@ class BasicPropagationPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         check_static_shapes(op)
+        if main_func(op) is None:
+            # Shardy exchanges the main function's result shardings; its C++ aborts without one (every line).
+            op.location.emit_error(f"{self.argument} needs a function @main, or a single function (jaxlib's C++ aborts without)")
+            raise PassFailure()
         user_shardings = UserShardings.read(op) if self.debug_sharding_origins else None
         sync_group_member_shardings(op)
         graph = ShardingGraph(op, self.conservative_propagation)

@@ -17,6 +17,7 @@ from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import ManualAxes, Mesh, OpShardingRule, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common import data_flow as edges
+from pysdy.passes.common.main_function import main_func
 from pysdy.passes.common.value_shardings import (
     block_arg_owner_shardings,
     result_owner_shardings,
@@ -172,7 +173,7 @@ class ShardingGraph:
             self._describe(index, node)
         for slot_value, slot_id in self._slot_of.items():
             self.slots[slot_id].notify = self._notify_list(slot_value, self.slots[slot_id].owner)
-        main = _main_function(self.module)
+        main = main_func(self.module)
         if main is not None:
             self._read_func_results(self.node_of(main), self.nodes[self.node_of(main)])
         self._read_sharding_groups()
@@ -615,15 +616,6 @@ def _sharding_in(attrs: ir.DictAttr | None) -> TensorSharding | None:
 def _dict_entries(attr: ir.Attribute) -> dict[str, ir.Attribute]:
     dictionary = ir.DictAttr(attr)
     return {named.name: named.attr for named in (dictionary[i] for i in range(len(dictionary)))}
-
-
-def _main_function(module: ir.Operation) -> ir.Operation | None:
-    """The function Shardy exchanges result shardings for: `@main`, or the module's only function."""
-    funcs = [op.operation for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"]
-    for func in funcs:
-        if ir.StringAttr(func.attributes["sym_name"]).value == "main":
-            return func
-    return funcs[0] if len(funcs) == 1 else None
 
 
 def _manual_edge_transform(edge: ir.Operation) -> ManualEdgeTransform | None:

@@ -153,11 +153,11 @@ def test_crlf_input_is_processed_and_quoted_without_carriage_returns(tmp_path):
 
 @pytest.mark.parametrize("text", ["", "\n"])
 def test_an_empty_input_is_an_empty_module_located_at_its_start(text):
-    """jaxlib 0.10/0.11 fail to find @main; 0.12's C++ aborts in apply-sharding-constraints, which pysdy refuses."""
+    """jaxlib 0.10/0.11 fail to find @main; 0.12's C++ aborts in add-func-data-flow-edges, which pysdy refuses."""
     from pysdy import versions
 
-    if versions.installed().apply_sharding_constraints_needs_main:
-        message = "sdy-apply-sharding-constraints needs a function @main, or a single function (jaxlib's C++ aborts without)"
+    if versions.installed().import_calls_after_func_edges:
+        message = "sdy-add-func-data-flow-edges needs a function @main, or a single function (jaxlib's C++ aborts without)"
     else:
         message = "Failed to find the main function"
     result = run_cli("-", "-sdy-propagation-pipeline", stdin=text)
