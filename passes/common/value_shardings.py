@@ -150,6 +150,18 @@ def get_sharding(value: ir.Value) -> TensorSharding | None:
     return _result_sharding(op, value.result_number)
 
 
+def through_barriers(value: ir.Value) -> ir.Value:
+    """The value an `sdy.propagation_barrier` chain starts from (`value` itself when it is no barrier's result)."""
+    while isinstance(value, ir.OpResult) and value.owner.name == "sdy.propagation_barrier":
+        value = value.owner.operands[0]
+    return value
+
+
+def sharding_bypassing_barriers(value: ir.Value) -> TensorSharding | None:
+    """The sharding of the value `value`'s propagation barriers start from (Shardy's getShardingBypassingBarriers)."""
+    return get_sharding(through_barriers(value))
+
+
 def _result_sharding(op: ir.Operation, number: int) -> TensorSharding | None:
     attributes = op.attributes
     if SHARDING not in attributes:

@@ -22,12 +22,16 @@ from pysdy.passes.common import func_attrs
 from pysdy.passes.common.data_flow import BRANCH_OPS, DATA_FLOW_OPS, MANUAL_COMPUTATION, NAMED_COMPUTATION
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.manual_axes import erase_manual_axes, manual_axes_of
-from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding, set_sharding
+from pysdy.passes.common.value_shardings import (
+    get_sharding,
+    set_result_sharding,
+    set_sharding,
+    sharding_bypassing_barriers,
+)
 from pysdy.passes.common.values import insertion_point_after, rank, type_rank
 from pysdy.passes.export.common_axes import AxesPerFactor, find_common_axes
 from pysdy.passes.export.reshape_overflow import UnshardableReshapeError, reshape_common_axes
 from pysdy.passes.export.single_device_reshards import (
-    first_non_maximal_mesh,
     refuse_single_device_func_shardings,
     reshard_single_device_op,
     single_device_sharding,
@@ -417,7 +421,8 @@ def process_op_with_rule(
     op: ir.Operation, rule: OpShardingRule, meshes: MeshTable, full_version: bool, mark_partial_results: bool
 ) -> None:
     operands, results = list(op.operands), list(op.results)
-    in_shardings = [get_sharding(v) for v in operands]
+    # An operand behind propagation barriers has the sharding of the value they start from.
+    in_shardings = [sharding_bypassing_barriers(v) for v in operands]
     out_shardings = [get_sharding(v) for v in results]
     if not full_version:
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
@@ -487,7 +492,8 @@ class InsertExplicitReshardsPass(Pass):
         # Without the full version or unreduced axes, only these ops can need reshards.
         reshard_all = self.enable_full_version or has_unreduced
         quiet_rule_ops = _ops_whose_rule_never_warns()
-        device_mesh = first_non_maximal_mesh(meshes) if versions.installed().reshards_around_single_device_ops else None
+        around_single_device_ops = versions.installed().reshards_around_single_device_ops
+        global_mesh = meshes.global_mesh()
         for nested in ops:
             full_version = _is_full_version(nested, self.enable_full_version)
             if nested.name in DATA_FLOW_OPS:
@@ -496,10 +502,12 @@ class InsertExplicitReshardsPass(Pass):
             if nested.name == "func.call":
                 reshard_call(nested, funcs, meshes)
                 continue
-            # Any other op with a result on a maximal mesh (a host callback, or a reshard to one) is a single-device op.
-            device = single_device_sharding(nested, meshes) if device_mesh is not None else None
+            # Any other op with a result on a maximal mesh (a host callback, or a reshard to one) is a single-device op,
+            # resharded only in a module with a global mesh.
+            device = single_device_sharding(nested, meshes) if around_single_device_ops else None
             if device is not None:
-                reshard_single_device_op(nested, device, device_mesh, meshes)
+                if global_mesh is not None:
+                    reshard_single_device_op(nested, device, global_mesh, meshes)
                 continue
             if not reshard_all and nested.name not in _RESHARDED_WITHOUT_UNREDUCED:
                 if nested.name not in quiet_rule_ops:

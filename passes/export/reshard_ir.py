@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional, Sequence
 
 from jaxlib.mlir import ir
@@ -23,6 +24,10 @@ class MeshTable:
 
     def of(self, sharding: TensorSharding) -> Mesh:
         return sharding.mesh if isinstance(sharding.mesh, Mesh) else self.meshes[sharding.mesh]
+
+    def global_mesh(self) -> Optional[str]:
+        """The first mesh with axes (so neither maximal nor empty): Shardy's global mesh."""
+        return next((name for name, mesh in self.meshes.items() if mesh.axes), None)
 
 
 def is_empty_mesh(mesh: Mesh) -> bool:
@@ -52,7 +57,7 @@ def fully_closed_like(sharding: TensorSharding) -> TensorSharding:
 
 
 def with_unreduced(sharding: TensorSharding, unreduced: Sequence[AxisRef]) -> TensorSharding:
-    return TensorSharding(sharding.mesh, sharding.dims, sharding.replicated, tuple(unreduced))
+    return dataclasses.replace(sharding, unreduced=tuple(unreduced))
 
 
 

@@ -10,7 +10,7 @@ from jaxlib.mlir import ir
 from pysdy import versions
 from pysdy.dialects.sdy import AxisRef, TensorSharding
 from pysdy.passes.common.ir_walk import nested_ops
-from pysdy.passes.common.value_shardings import get_sharding
+from pysdy.passes.common.value_shardings import get_sharding, through_barriers
 from pysdy.passes.export.collective_plan import (
     AllGather,
     AllSlice,
@@ -102,14 +102,6 @@ def _collectives_for(reshard: ir.Operation, input_value: ir.Value, meshes: MeshT
         raise PassFailure() from error
 
 
-def _through_barriers(value: ir.Value) -> ir.Value:
-    """`value` seen through propagation barriers, as Shardy's conversion sees a reshard's input (a barrier folds to
-    its input there, though it stays in the IR for its other users)."""
-    while isinstance(value, ir.OpResult) and value.owner.name == "sdy.propagation_barrier":
-        value = value.owner.operands[0]
-    return value
-
-
 def _is_redundant(reshard: ir.Operation, input_value: ir.Value) -> bool:
     """Whether jaxlib keeps the reshard of `input_value` with keep-redundant-reshards: its input and output
     shardings have the same axes on every dimension (open or closed; replicated axes do not count, unreduced ones
@@ -147,7 +139,8 @@ class ReshardToCollectivesPass(Pass):
         replacements: dict[ir.Value, ir.Value] = {}
         replaced = []
         for reshard in nested_ops(op, pre_order=True, name="sdy.reshard"):
-            input_value = _through_barriers(reshard.operands[0])
+            # A barrier folds to its input there, though it stays in the IR for its other users.
+            input_value = through_barriers(reshard.operands[0])
             if self.keep_redundant_reshards and _is_redundant(reshard, input_value):
                 continue
             value = replacements.get(input_value, input_value)

@@ -45,7 +45,7 @@ class ResolveSingleDeviceShardingPass(Pass):
 
     def run(self, op: ir.Operation) -> None:
         meshes = MeshTable(op.parent)
-        global_mesh = _global_mesh(meshes)
+        global_mesh = meshes.global_mesh()
         if global_mesh is None:
             return
         devices: list[tuple[ir.Operation, int]] = []
@@ -108,11 +108,6 @@ class ResolveSingleDeviceShardingPass(Pass):
             "stablehlo.compare", results=[i1], operands=[device_id, target], attributes={"comparison_direction": direction}
         )
         return compare.results[0]
-
-
-def _global_mesh(meshes: MeshTable) -> Optional[str]:
-    """The module's first mesh with axes that is not maximal (Shardy's global mesh)."""
-    return next((name for name, mesh in meshes.meshes.items() if mesh.axes and not mesh.is_maximal), None)
 
 
 def _device_of(op: ir.Operation, meshes: MeshTable) -> Optional[int]:

@@ -1,6 +1,6 @@
 """Reshards around a single-device op (a tensor result on a maximal mesh: a host callback, or a reshard to a device), as
 `sdy-insert-explicit-reshards` makes them from jax 0.11: each tensor operand not on the op's maximal mesh is moved
-there (through replicated on the module's first non-maximal mesh when sharded or on another maximal mesh), all tensor
+there (through replicated on the global mesh, the module's first with axes, when sharded or on another maximal mesh), all tensor
 results are put there, and each comes back replicated on that mesh for its users (then resharded to the sharding it
 had, if another). From jax 0.11 the pass also refuses a function argument or result on a maximal mesh."""
 
@@ -15,7 +15,7 @@ from pysdy.dialects.sdy import TensorSharding
 from pysdy.passes.common.func_attrs import arg_shardings, result_shardings
 from pysdy.passes.common.value_shardings import get_sharding, set_sharding
 from pysdy.passes.common.values import rank
-from pysdy.passes.export.reshard_ir import MeshTable, create_reshard
+from pysdy.passes.export.reshard_ir import MeshTable, create_reshard, is_fully_replicated
 from pysdy.passes.registry import PassFailure
 
 
@@ -45,13 +45,9 @@ def refuse_single_device_func_shardings(func: ir.Operation, meshes: MeshTable) -
                 raise PassFailure()
 
 
-def first_non_maximal_mesh(meshes: MeshTable) -> Optional[str]:
-    """The first `sdy.mesh` of the module that is not maximal."""
-    return next((name for name, mesh in meshes.meshes.items() if not mesh.is_maximal), None)
-
-
 def reshard_single_device_op(op: ir.Operation, device: TensorSharding, mesh: str, meshes: MeshTable) -> None:
-    """Moves the op's tensor operands to its device and puts all its tensor results there; each result is then
+    """Moves the op's tensor operands to its device (through replicated on `mesh`, the global mesh, unless already
+    replicated there) and puts all its tensor results there; each result is then
     replicated on `mesh` for its users, and resharded on to the sharding it had when that was another one."""
     for index, operand in enumerate(op.operands):
         if not isinstance(operand.type, ir.RankedTensorType):
@@ -61,7 +57,8 @@ def reshard_single_device_op(op: ir.Operation, device: TensorSharding, mesh: str
             continue
         with ir.InsertionPoint(op):
             value = operand
-            if sharding is not None and (meshes.of(sharding).is_maximal or any(dim.axes for dim in sharding.dims)):
+            # Only an operand replicated on the global mesh (or without a sharding) goes to the device directly.
+            if sharding is not None and not (sharding.mesh == mesh and is_fully_replicated(sharding)):
                 value = create_reshard(value, TensorSharding.fully_closed(mesh, rank(operand)))
             value = create_reshard(value, device)
         op.operands[index] = value

@@ -12,7 +12,7 @@ from pysdy.passes.common import func_attrs
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.manual_axes import erase_manual_axes, manual_axes_of
 from pysdy.passes.common.reduction_bodies import body_reduction
-from pysdy.passes.common.value_shardings import get_sharding
+from pysdy.passes.common.value_shardings import sharding_bypassing_barriers, through_barriers
 from pysdy.passes.export.reshard_ir import MeshTable, axis_set_diff
 from pysdy.passes.export.unflatten_call_graph import functions_by_name
 from pysdy.passes.export.unreduced_presence import holds_unreduced_axes
@@ -66,11 +66,11 @@ def _verify(op: ir.Operation, func: ir.Operation, meshes: MeshTable) -> None:
     elif op.name in _DOTS:
         _verify_transition(op, _operand_shardings(op), _result_shardings(op), meshes, introduced="sum")
     elif op.name in _SDY_REDUCTIONS:
-        if _sharding(op.operands[0]) is None:
+        if sharding_bypassing_barriers(op.operands[0]) is None:
             raise _Invalid("operand must be sharded.")
         op.verify()
     elif op.name in _STABLEHLO_REDUCTIONS:
-        operand, result = _sharding(op.operands[0]), _sharding(op.results[0])
+        operand, result = sharding_bypassing_barriers(op.operands[0]), sharding_bypassing_barriers(op.results[0])
         if operand is not None or result is not None:
             body = body_reduction(op.regions[0]) if len(op.regions) else None
             _verify_transition(op, [operand], [result], meshes, introduced=None, reduced=body or "none")
@@ -83,29 +83,18 @@ def _verify(op: ir.Operation, func: ir.Operation, meshes: MeshTable) -> None:
         _verify_transition(op, _operand_shardings(op), _result_shardings(op), meshes, introduced=_ANY)
 
 
-def _sharding(value: ir.Value) -> TensorSharding | None:
-    """The value's sharding, looking through `sdy.propagation_barrier`s (Shardy's getShardingBypassingBarriers)."""
-    return get_sharding(_bypass_barriers(value))
-
-
-def _bypass_barriers(value: ir.Value) -> ir.Value:
-    while isinstance(value, ir.OpResult) and value.owner.name == "sdy.propagation_barrier":
-        value = value.owner.operands[0]
-    return value
-
-
 def _is_explicitly_resharded(value: ir.Value) -> bool:
-    value = _bypass_barriers(value)
+    value = through_barriers(value)
     return isinstance(value, ir.OpResult) and value.owner.name in _EXPLICIT_RESHARDS
 
 
 def _operand_shardings(op: ir.Operation) -> list[TensorSharding | None]:
     """The operands' shardings; an explicitly resharded operand counts as having none."""
-    return [None if _is_explicitly_resharded(v) else _sharding(v) for v in op.operands]
+    return [None if _is_explicitly_resharded(v) else sharding_bypassing_barriers(v) for v in op.operands]
 
 
 def _result_shardings(op: ir.Operation) -> list[TensorSharding | None]:
-    return [_sharding(v) for v in op.results]
+    return [sharding_bypassing_barriers(v) for v in op.results]
 
 
 def _verify_transition(
@@ -119,6 +108,8 @@ def _verify_transition(
     """Checks the unreduced axes from `operands` to `results`: results agree on one reduction; new axes have the
     reduction `introduced` (any for `_ANY`, none allowed for None); axes gone from the results are an error unless
     `reduced` names the reduction that drops them ("none" for a collective that cannot); kept axes keep theirs."""
+    if len({meshes.of(s) for s in operands + results if s is not None}) > 1:
+        return  # Shardy compares nothing across meshes (by value: two names of one mesh are compared)
     unreduced_results = [s for s in results if s is not None and s.unreduced]
     if len({s.reduction for s in unreduced_results}) > 1:
         raise _Invalid("results introduce unreduced axes with conflicting reduction ops")
@@ -175,10 +166,10 @@ def _verify_call(call: ir.Operation, module: ir.Operation) -> None:
         if _is_explicitly_resharded(operand):
             continue
         argument = func_attrs.arg_sharding(callee, i)
-        _require_equal(_unreduced(_sharding(operand)), _unreduced(argument), f"' at call argument {i}.")
+        _require_equal(_unreduced(sharding_bypassing_barriers(operand)), _unreduced(argument), f"' at call argument {i}.")
     callee_results = func_attrs.result_shardings(callee)
     for i, result in enumerate(call.results):
-        _require_equal(_unreduced(callee_results[i]), _unreduced(_sharding(result)), f"' at call result {i}.")
+        _require_equal(_unreduced(callee_results[i]), _unreduced(sharding_bypassing_barriers(result)), f"' at call result {i}.")
 
 
 def _verify_return(op: ir.Operation) -> None:
@@ -189,11 +180,11 @@ def _verify_return(op: ir.Operation) -> None:
         expected = func_attrs.result_shardings(parent)
     elif parent.name == "sdy.manual_computation":
         manual_axes = manual_axes_of(parent)
-        expected = [_sharding(result) for result in parent.results]
+        expected = [sharding_bypassing_barriers(result) for result in parent.results]
         expected = [None if s is None else erase_manual_axes(s, manual_axes) for s in expected]
     else:
         return
     for i, (operand, result) in enumerate(zip(op.operands, expected)):
         if result is None or _is_explicitly_resharded(operand):
             continue
-        _require_equal(_unreduced(_sharding(operand)), result.unreduced, f"' at return value {i}{_UNBLESSED}")
+        _require_equal(_unreduced(sharding_bypassing_barriers(operand)), result.unreduced, f"' at return value {i}{_UNBLESSED}")
