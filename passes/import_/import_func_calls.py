@@ -36,6 +36,18 @@ def _set_attrs(named: ir.Operation, name: str, in_shardings, out_shardings, extr
         named.attributes[key] = value
 
 
+_cloned_body_warned = False
+
+
+def _warn_once_about_cloned_body(call: ir.Operation, name: str) -> None:
+    """Warns that a function called again gets its body cloned: once per process, as Shardy's C++ does (a static
+    once-flag), so `-split-input-file` warns for the first part that clones a body only."""
+    global _cloned_body_warned
+    if not _cloned_body_warned:
+        _cloned_body_warned = True
+        emit_warning(call.location, f"function @{name} has multiple call ops, we need to clone the function body for each call")
+
+
 @register_pass
 @dataclasses.dataclass(frozen=True)
 class ImportFuncCallsPass(Pass):
@@ -52,7 +64,6 @@ class ImportFuncCallsPass(Pass):
         # One walk per function finds its calls and the named computations already there.
         found = {func: _calls_and_named_computations(func) for func in functions(op) if has_body(func)}
         moved: dict[str, ir.Operation] = {}
-        warned = False
         for call in walk_calls(op, symbols, lambda func: found[func][0]):
             name = callee_name(call)
             func = symbols.lookup(name)
@@ -60,12 +71,7 @@ class ImportFuncCallsPass(Pass):
             in_shardings = func_shardings(func_attrs.arg_shardings(func), operand_types, symbols)
             out_shardings = call.attributes[SHARDING] if SHARDING in call.attributes else None
             if name in moved:
-                if not warned:
-                    emit_warning(
-                        call.location,
-                        f"function @{name} has multiple call ops, we need to clone the function body for each call",
-                    )
-                    warned = True
+                _warn_once_about_cloned_body(call, name)
                 named = moved[name].clone(ir.InsertionPoint(call))
                 for attribute in list(named.attributes):
                     del named.attributes[attribute]

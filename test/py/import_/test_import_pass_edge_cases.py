@@ -8,7 +8,7 @@ import os
 import pytest
 from jaxlib.mlir import ir
 
-from child_process import ChildProcessCrash
+from child_process import ChildProcessCrash, in_child_process
 from import_oracle import cpp_steps, run_cpp, run_py
 from pysdy import versions
 from pysdy.dialects.context import make_context
@@ -80,12 +80,22 @@ def _aborts_without_main(pipeline: str, text: str) -> bool:
     return any(step.startswith("sdy-apply-sharding-constraints") for step in cpp_steps(pipeline))
 
 
-def test_import_func_calls_warns_once_about_cloned_bodies():
+@in_child_process(fresh=True)
+def _cloned_body_warnings(runs: int) -> list[str]:
+    """The warnings of `runs` runs of sdy-import-func-calls, each on its own module, in one new process."""
     warnings = []
-    with make_context(), warnings_to(lambda location, message: warnings.append(message)):
-        module = ir.Module.parse(_parts("call_graphs")[0])
-        run_pipeline(module, parse_pipeline("sdy-import-func-calls"))
-    assert warnings == ["function @foo has multiple call ops, we need to clone the function body for each call"]
+    for _ in range(runs):
+        with make_context(), warnings_to(lambda location, message: warnings.append(message)):
+            module = ir.Module.parse(_parts("call_graphs")[0])
+            run_pipeline(module, parse_pipeline("sdy-import-func-calls"))
+    return warnings
+
+
+def test_import_func_calls_warns_once_per_process_about_cloned_bodies():
+    """Shardy's C++ warns with a static once-flag: the first cloned body in a process, never again."""
+    expected = ["function @foo has multiple call ops, we need to clone the function body for each call"]
+    assert _cloned_body_warnings(1) == expected
+    assert _cloned_body_warnings(3) == expected
 
 
 IF_OP = """func.func @main(%arg0: tensor<8xf32>, %p: tensor<i1>) -> tensor<8xf32> {
