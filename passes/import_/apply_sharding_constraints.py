@@ -75,12 +75,12 @@ def _apply(op: ir.Operation, value: ir.Value, sharding: ir.Attribute, constraint
     if _is_data_flow_target(value):
         constraint = constraint_after_value()
         value.replace_all_uses_except(constraint.results[0], constraint)
-        unreduced = TensorSharding.from_attr(sharding).unreduced
-        if unreduced:
-            # Unreduced axes don't propagate, so the value itself must carry them.
-            mesh = TensorSharding.from_attr(sharding).mesh
-            open_sharding = TensorSharding.fully_open(mesh, rank(value))
-            set_sharding(value, dataclasses.replace(open_sharding, unreduced=unreduced))
+        constraint_sharding = TensorSharding.from_attr(sharding)
+        if constraint_sharding.unreduced:
+            # Unreduced axes don't propagate, so the value itself must carry them (with their kind).
+            open_sharding = TensorSharding.fully_open(constraint_sharding.mesh, rank(value))
+            unreduced = dict(unreduced=constraint_sharding.unreduced, reduction=constraint_sharding.reduction)
+            set_sharding(value, dataclasses.replace(open_sharding, **unreduced))
         return False
     get_or_create_rule(op, False, set_on_op=True)
     set_sharding(value, TensorSharding.from_attr(sharding))
