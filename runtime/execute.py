@@ -1,4 +1,5 @@
-"""Running a compiled module on host arrays: each argument split per its compiled sharding, each result gathered."""
+"""Running a compiled module on host arrays: each argument split per its compiled sharding, each result gathered
+(unreduced ones through unreduced_values.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from jax._src.sharding_impls import GSPMDSharding
 
 from pysdy.runtime.compile import CompiledModule
 from pysdy.runtime.errors import RuntimeInputError
+from pysdy.runtime.unreduced_values import UnreducedLayout, combined_result, unreduced_argument
 
 
 def _sharding(compiled: CompiledModule, op_sharding) -> GSPMDSharding:
@@ -23,17 +25,23 @@ def _replicated_if_none(shardings, count: int) -> list:
 
 
 def device_arguments(compiled: CompiledModule, inputs: list[np.ndarray]) -> list[jax.Array]:
-    """Each host input as a jax.Array whose shards sit on the devices the compiled parameter sharding names."""
+    """Each host input as a jax.Array whose shards sit on the devices the compiled parameter sharding names (as
+    partials on the unreduced ones)."""
     arrays = []
     shardings = _replicated_if_none(compiled.executable.get_parameter_shardings(), len(inputs))
-    for host, op_sharding in zip(inputs, shardings):
+    for host, op_sharding, reduction in zip(inputs, shardings, compiled.info.argument_reductions):
+        layout = UnreducedLayout.of(op_sharding, host.shape)
+        if layout is not None:
+            arrays.append(unreduced_argument(host, layout, reduction or "sum", compiled.devices))
+            continue
         sharding = _sharding(compiled, op_sharding)
         arrays.append(jax.make_array_from_callback(host.shape, sharding, lambda index, host=host: host[index]))
     return arrays
 
 
-def execute_on_devices(compiled: CompiledModule, arguments: list[jax.Array]) -> list[jax.Array]:
-    """The executable run on sharded arguments; results as jax.Arrays with their compiled shardings."""
+def execute_on_devices(compiled: CompiledModule, arguments: list[jax.Array]) -> list[jax.Array | np.ndarray]:
+    """The executable run on sharded arguments; results as jax.Arrays with their compiled shardings, but those left
+    unreduced, which are combined to host arrays."""
     try:
         results = compiled.executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
         for shards in results:
@@ -41,13 +49,20 @@ def execute_on_devices(compiled: CompiledModule, arguments: list[jax.Array]) -> 
     except xc.XlaRuntimeError as error:
         raise RuntimeInputError(f"XLA failed running the module: {error}") from None
     output_shardings = _replicated_if_none(compiled.executable.get_output_shardings(), len(results))
-    return [
-        jax.make_array_from_single_device_arrays(spec.shape, _sharding(compiled, op_sharding), shards)
-        for spec, op_sharding, shards in zip(compiled.info.results, output_shardings, results)
-    ]
+    outputs = []
+    for spec, op_sharding, shards, reduction in zip(
+        compiled.info.results, output_shardings, results, compiled.info.result_reductions
+    ):
+        layout = UnreducedLayout.of(op_sharding, spec.shape)
+        if layout is not None:
+            outputs.append(combined_result(shards, layout, reduction or "sum", spec.dtype))
+        else:
+            outputs.append(jax.make_array_from_single_device_arrays(spec.shape, _sharding(compiled, op_sharding), shards))
+    return outputs
 
 
 def execute(compiled: CompiledModule, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """main's results, gathered to host arrays, for host `inputs` (already checked against main's signature)."""
+    """main's results, gathered to host arrays (a result left unreduced as the reduction of its partials), for host
+    `inputs` (already checked against main's signature)."""
     outputs = execute_on_devices(compiled, device_arguments(compiled, inputs))
     return [np.asarray(output) for output in outputs]

@@ -9,9 +9,9 @@ import numpy as np
 from jaxlib.mlir import ir
 
 from pysdy.dialects.context import make_context
-from pysdy.dialects.sdy import Mesh
+from pysdy.dialects.sdy import Mesh, TensorSharding
 from pysdy.passes.common.custom_calls import custom_call_target
-from pysdy.passes.common.func_attrs import function_type
+from pysdy.passes.common.func_attrs import arg_shardings, function_type, result_shardings
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.runtime.errors import RuntimeInputError
 
@@ -55,13 +55,16 @@ class TensorSpec:
 
 @dataclasses.dataclass(frozen=True)
 class ModuleInfo:
-    """main's argument and result tensors, the module's meshes by name, and the partition count it declares."""
+    """main's argument and result tensors, how those with unreduced axes are reduced (None for the others), the
+    module's meshes by name, and the partition count it declares."""
 
     arguments: tuple[TensorSpec, ...]
     results: tuple[TensorSpec, ...]
     meshes: dict[str, Mesh]
     declared_partitions: int | None
     has_manual_code: bool
+    argument_reductions: tuple[str | None, ...]
+    result_reductions: tuple[str | None, ...]
 
     def mesh_device_count(self) -> int:
         """The number of devices the largest mesh spans (1 for a module without meshes)."""
@@ -110,7 +113,19 @@ def read_module_info(module: ir.Module) -> ModuleInfo:
     results = tuple(tensor_spec(t, f"result {i} of @main") for i, t in enumerate(signature.results))
     attributes = module.operation.attributes
     declared = ir.IntegerAttr(attributes["mhlo.num_partitions"]).value if "mhlo.num_partitions" in attributes else None
-    return ModuleInfo(arguments, results, meshes, declared, has_manual_code)
+    return ModuleInfo(
+        arguments,
+        results,
+        meshes,
+        declared,
+        has_manual_code,
+        _reductions(arg_shardings(main)),
+        _reductions(result_shardings(main)),
+    )
+
+
+def _reductions(shardings: list[TensorSharding | None]) -> tuple[str | None, ...]:
+    return tuple(s.reduction if s is not None and s.unreduced else None for s in shardings)
 
 
 def parse_module(text: str, source_name: str = "<module>") -> ir.Module:
