@@ -153,13 +153,12 @@ def test_crlf_input_is_processed_and_quoted_without_carriage_returns(tmp_path):
 
 @pytest.mark.parametrize("text", ["", "\n"])
 def test_an_empty_input_is_an_empty_module_located_at_its_start(text):
-    """jaxlib 0.10/0.11 fail to find @main; 0.12's C++ aborts in add-func-data-flow-edges, which pysdy refuses."""
+    """jaxlib's C++ aborts without @main: in add-func-data-flow-edges from 0.12, before in propagation; pysdy refuses
+    at the same step."""
     from pysdy import versions
 
-    if versions.installed().import_calls_after_func_edges:
-        message = "sdy-add-func-data-flow-edges needs a function @main, or a single function (jaxlib's C++ aborts without)"
-    else:
-        message = "Failed to find the main function"
+    step = "add-func-data-flow-edges" if versions.installed().import_calls_after_func_edges else "user-priority-propagate"
+    message = f"sdy-{step} needs a function @main, or a single function (jaxlib's C++ aborts without)"
     result = run_cli("-", "-sdy-propagation-pipeline", stdin=text)
     assert result.returncode == 1
     assert result.stderr == f"<stdin>:1:1: error: {message}\n\n^\n"
