@@ -41,6 +41,14 @@ def result_edge_owners(op: ir.Operation) -> list[ir.Value]:
     return list(op.results) if op.name in DATA_FLOW_OPS else []
 
 
+def is_edge_owner(value: ir.Value) -> bool:
+    """Whether `value` owns a data-flow edge: a result of a data-flow op, or a block argument of a region edge op."""
+    owner = owning_op(value)
+    if isinstance(value, ir.OpResult):
+        return owner.name in DATA_FLOW_OPS
+    return owner.name in REGION_EDGE_OPS
+
+
 def edge_owner_of_target(value: ir.Value) -> ir.Value | None:
     """The edge owner `value` is a target of: a result of a data-flow op (while block
     arguments map to the while's results), or a block argument of a region edge op."""

@@ -32,6 +32,7 @@ from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.rules.registry import rule_reads_producers, rule_reads_regions
 from pysdy.passes.propagation.rules.builder import identity_rule, shape_of
 from pysdy.passes.propagation.step_cache import step_cache_for
+from pysdy.passes.registry import PassFailure
 
 SHARDING = "sdy.sharding"
 
@@ -310,6 +311,13 @@ class ShardingGraph:
             node.operands = [self.slot(v) for v in self._func_edges.sources(op)]
             node.rule = self.cache.intern(identity_rule(shape_of(result_infos[0].type), len(node.operands), 1))
         elif name == edges.EDGE_OP:
+            if not edges.is_edge_owner(op.operands[0]):
+                # Shardy's C++ crashes reading the sources of such an edge (it writes one only for sinking).
+                op.location.emit_error(
+                    "'sdy.data_flow_edge' op input is no edge owner (a result of a data-flow op or a block argument "
+                    "of a named or manual computation): propagation cannot tell where its sharding comes from"
+                )
+                raise PassFailure()
             node.kind = NodeKind.EDGE
             node.operands = [self.slot(v) for v in edges.edge_sources(op)]
             node.rule = self.cache.intern(identity_rule(shape_of(result_infos[0].type), len(node.operands), 1))

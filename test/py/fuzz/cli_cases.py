@@ -387,6 +387,19 @@ def _copy_sharding(rng, text):
     return _replace_one(rng, text, re.escape(prefix) + r"[^\n]*?>(?=[}\]])", kind)
 
 
+def _edge_input(rng, text):
+    """An `sdy.data_flow_edge` (or a new one before a return) on another value of the module: a block argument of
+    a while, case or computation, a call result, a function argument, any op's result."""
+    values = sorted(set(re.findall(r"%[\w#]+", text)))
+    if not values:
+        return text
+    value = rng.choice(values)
+    if "sdy.data_flow_edge %" in text and rng.random() < 0.7:
+        return _replace_one(rng, text, r"(?<=sdy\.data_flow_edge )%[\w#]+", value)
+    edge = f"  %fuzz_edge = sdy.data_flow_edge {value} : tensor<8xf32>\n"
+    return _replace_one(rng, text, r"\n(?=\s*(?:return|stablehlo\.return|sdy\.return)\b)", "\n" + edge)
+
+
 def _truncate(rng, text):
     return text[: rng.randrange(len(text) + 1)]
 
@@ -429,10 +442,10 @@ def _flip_character(rng, text):
 MUTATIONS = [
     _axis_size, _axis_name, _mesh_reference, _device_ids, _maximal_mesh, _sharding_axis, _sub_axis_params,
     _priority, _dim_count, _open_closed, _replicated_or_unreduced, _shape, _manual_axes, _factor_size,
-    _hlo_sharding, _element_type, _mesh_axis_order, _copy_sharding, _truncate, _random_bytes, _delete_span,
-    _duplicate_or_swap_lines, _split_marker, _flip_character,
+    _hlo_sharding, _element_type, _mesh_axis_order, _copy_sharding, _edge_input, _truncate, _random_bytes,
+    _delete_span, _duplicate_or_swap_lines, _split_marker, _flip_character,
 ]
-_WEIGHTS = [4, 3, 2, 2, 1, 4, 3, 3, 3, 3, 2, 3, 3, 2, 4, 2, 3, 3, 1, 1, 1, 1, 1, 1]
+_WEIGHTS = [4, 3, 2, 2, 1, 4, 3, 3, 3, 3, 2, 3, 3, 2, 4, 2, 3, 3, 3, 1, 1, 1, 1, 1, 1]
 
 
 # ----- command lines -----
