@@ -139,8 +139,9 @@ def _used_axes(sharding: TensorSharding) -> list[AxisRef]:
 
 
 def _with_manual_axes_replicated(sharding: TensorSharding, manual_axes: list[str], mesh: Mesh) -> TensorSharding:
-    """The sharding with each manual axis it does not use (even in part) added to its replicated axes."""
-    used = {axis.name for axis in _used_axes(sharding)}
+    """The sharding with each manual axis it does not use (even in part, or as an unreduced axis) added to its
+    replicated axes."""
+    used = {axis.name for axis in _used_axes(sharding) + list(sharding.unreduced)}
     missing = [AxisRef(name) for name in manual_axes if name not in used]
     if not missing:
         return sharding

@@ -167,3 +167,38 @@ module @partly_manual_sharded_spec {
     return %0 : tensor<4x16xf32>
   }
 }
+
+// -----
+
+// XLA's export of an all-reduce over an unreduced axis (a fully manual computation): the in-sharding keeps its
+// unreduced axis, which is manual without being replicated.
+// CHECK-LABEL: module {
+// CHECK-NEXT: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4]>
+// CHECK-NEXT: func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_1"}, {}], unreduced={"_axis_0"}>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_1"}, {}]>}) {
+// CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_1"}, {}], unreduced={"_axis_0"}>] out_shardings=[<@mesh, [{"_axis_1"}, {}], replicated={"_axis_0"}>] manual_axes={"_axis_0", "_axis_1"} (%arg1: tensor<2x8xf32>) {
+// CHECK-NEXT: %1 = "stablehlo.all_reduce"(%arg1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<{{\[\[}}0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> ({
+// CHECK-NEXT: ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+// CHECK-NEXT: %2 = stablehlo.add %arg2, %arg3 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>} : tensor<f32>
+// CHECK-NEXT: stablehlo.return %2 : tensor<f32>
+// CHECK-NEXT: }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: sdy.return %1 : tensor<2x8xf32>
+// CHECK-NEXT: } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: return %0 : tensor<8x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+func.func @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={unreduced}}"}) -> (tensor<8x8xf32> {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}"}) {
+  %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={unreduced}}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{manual}"} : (tensor<8x8xf32>) -> tensor<2x8xf32>
+  %2 = call @xla.sdy.inlinable_manual_computation_body(%1) {mhlo.sharding = "{manual}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %3 = stablehlo.custom_call @Sharding(%2) {mhlo.sharding = "{manual}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}"} : (tensor<2x8xf32>) -> tensor<8x8xf32>
+  return %4 : tensor<8x8xf32>
+}
+func.func private @xla.sdy.inlinable_manual_computation_body(%arg0: tensor<2x8xf32> {mhlo.sharding = "{manual}"}) -> (tensor<2x8xf32> {mhlo.sharding = "{manual}"}) {
+  %0 = "stablehlo.all_reduce"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> ({
+  ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+    %1 = stablehlo.add %arg1, %arg2 {mhlo.sharding = "{manual}"} : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) {mhlo.sharding = "{manual}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
