@@ -170,6 +170,10 @@ class JaxLine:
     # An `sdy.reshard` from a maximal sharding to a replicated one (no dim axes, no unreduced axes, or no
     # sharding), or from a replicated one to a maximal one, is dropped rather than exported as `@Sharding`.
     xla_export_drops_maximal_replicated_reshards: bool
+    # XLA's `xla-sdy-stablehlo-export-manual-reduction-collectives` pads a dimension the shardings of an unreduced
+    # reduction (or of a move to unreduced axes) do not divide, with the reduction's identity, to a multiple of its
+    # shard counts, and slices the result back; before, it aborted (pysdy refuses).
+    xla_export_pads_non_divisible_unreduced_collectives: bool
     # XLA's StableHLO-HLO translation keeps an unreduced sharding's reduction as a metadata entry
     # `{op_type="sdy::reduction_op" op_name="SUM"}`, adding it (SUM) where the sharding has none.
     xla_translation_records_unreduced_reduction: bool
@@ -256,6 +260,7 @@ _JAX_0_10 = JaxLine(
     verifier_accepts_edge_sources_beyond_operands=False,
     xla_import_single_device_mesh_names=False,
     xla_export_drops_maximal_replicated_reshards=False,
+    xla_export_pads_non_divisible_unreduced_collectives=False,
     xla_translation_records_unreduced_reduction=False,
     xla_parser_checks_device_count=False,
     xla_cpu_fft_fails_when_partitioned=True,
@@ -294,6 +299,7 @@ _JAX_0_11 = dataclasses.replace(
     dynamic_update_slice_permutes_sliced_dims=True,
     xla_translation_records_unreduced_reduction=True,
     xla_parser_checks_device_count=True,
+    xla_export_pads_non_divisible_unreduced_collectives=True,
 )
 # What jax 0.12 changed.
 _JAX_0_12 = dataclasses.replace(

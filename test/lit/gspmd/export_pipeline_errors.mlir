@@ -1,59 +1,7 @@
 // RUN: pysdy-opt %s -split-input-file -xla-sdy-stablehlo-export-pipeline -verify-diagnostics
 
-// Errors and warnings of the export. XLA exports the reductions below as manual computations of
-// StableHLO collectives; pysdy refuses them rather than export them wrongly.
-
-// An all-reduce of a value with unreduced axes.
-sdy.mesh @mesh = <["x"=2, "y"=4]>
-func.func @all_reduce_of_unreduced(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"x"}>]>} : tensor<8x16xf32>
-  // expected-error@+1 {{pysdy cannot export 'sdy.all_reduce' over unreduced axes: XLA turns it into a manual computation of StableHLO collectives, which pysdy does not build}}
-  %1 = sdy.all_reduce {"x"} %0 out_sharding=<@mesh, [{}, {}]> : tensor<8x16xf32>
-  return %1 : tensor<8x16xf32>
-}
-
-// -----
-
-// A reduce-scatter of a value with unreduced axes.
-sdy.mesh @mesh = <["x"=2, "y"=4]>
-func.func @reduce_scatter_of_unreduced(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"x"}>]>} : tensor<8x16xf32>
-  // expected-error@+1 {{pysdy cannot export 'sdy.reduce_scatter' over unreduced axes: XLA turns it into a manual computation of StableHLO collectives, which pysdy does not build}}
-  %1 = sdy.reduce_scatter [{"x"}, {}] %0 out_sharding=<@mesh, [{"x"}, {}]> : tensor<8x16xf32>
-  return %1 : tensor<8x16xf32>
-}
-
-// -----
-
-// A sharded-to-unreduced collective.
-sdy.mesh @mesh = <["x"=2, "y"=4]>
-func.func @sharded_to_unreduced(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x16xf32> {
-  // expected-error@+1 {{pysdy cannot export 'sdy.sharded_to_unreduced' over unreduced axes: XLA turns it into a manual computation of StableHLO collectives, which pysdy does not build}}
-  %0 = sdy.sharded_to_unreduced [{"x"}, {}] %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"x"}> : tensor<8x16xf32>
-  return %0 : tensor<8x16xf32>
-}
-
-// -----
-
-// A replicated-to-unreduced collective.
-sdy.mesh @mesh = <["x"=2, "y"=4]>
-func.func @replicated_to_unreduced(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> tensor<8x16xf32> {
-  // expected-error@+1 {{pysdy cannot export 'sdy.replicated_to_unreduced' over unreduced axes: XLA turns it into a manual computation of StableHLO collectives, which pysdy does not build}}
-  %0 = sdy.replicated_to_unreduced {"x"} %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"x"}> : tensor<8x16xf32>
-  return %0 : tensor<8x16xf32>
-}
-
-// -----
-
-// A constant with unreduced axes.
-sdy.mesh @mesh = <["x"=2, "y"=4]>
-func.func @unreduced_constant() -> tensor<8x16xf32> {
-  // expected-error@+1 {{pysdy cannot export 'sdy.constant' over unreduced axes: XLA turns it into a manual computation of StableHLO collectives, which pysdy does not build}}
-  %0 = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"x"}>]>} dense<1.0> : tensor<8x16xf32>
-  return %0 : tensor<8x16xf32>
-}
-
-// -----
+// Errors and warnings of the export. What the reductions over unreduced axes refuse is in
+// export_manual_reduction_collectives_*errors.mlir.
 
 // A transpose whose result is unreduced along an axis its input is sharded on: a warning, and the input keeps its sharding.
 sdy.mesh @mesh = <["x"=2, "y"=4]>

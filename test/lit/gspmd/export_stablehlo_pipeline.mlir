@@ -136,3 +136,59 @@ module @manual_computations attributes {mhlo.num_partitions = 8 : i32} {
     return %0 : tensor<4x16xf32>
   }
 }
+
+// -----
+
+// A move to unreduced axes and an all-reduce of them: each a fully manual computation of StableHLO ops, called
+// between @SPMDFullToShardShape and @SPMDShardToFullShape.
+// CHECK: module @unreduced_all_reduce attributes {mhlo.num_partitions = 8 : i32} {
+// CHECK-NEXT: func.func public @main(%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[8,1]<=[8]}"}) -> (tensor<8x16xf32> {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"}) {
+// CHECK-NEXT: %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[8,1]<=[8]}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{manual}"} : (tensor<8x16xf32>) -> tensor<1x16xf32>
+// CHECK-NEXT: %2 = call @xla.sdy.inlinable_manual_computation_body(%1) {mhlo.sharding = "{manual}"} : (tensor<1x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %3 = stablehlo.custom_call @Sharding(%2) {mhlo.sharding = "{manual}"} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dims={unreduced}}"} : (tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: %5 = stablehlo.negate %4 {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dims={unreduced}}"} : tensor<8x16xf32>
+// CHECK-NEXT: %6 = stablehlo.custom_call @Sharding(%5) {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dims={unreduced}}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: %7 = stablehlo.custom_call @SPMDFullToShardShape(%6) {mhlo.sharding = "{manual}"} : (tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %8 = call @xla.sdy.inlinable_manual_computation_body_0(%7) {mhlo.sharding = "{manual}"} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %9 = stablehlo.custom_call @Sharding(%8) {mhlo.sharding = "{manual}"} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %10 = stablehlo.custom_call @SPMDShardToFullShape(%9) {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"} : (tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %10 : tensor<8x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @xla.sdy.inlinable_manual_computation_body(%arg0: tensor<1x16xf32> {mhlo.sharding = "{manual}"}) -> (tensor<4x16xf32> {mhlo.sharding = "{manual}"}) {
+// CHECK-NEXT: %cst = stablehlo.constant {mhlo.sharding = "{manual}"} dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT: %0 = stablehlo.broadcast %cst, sizes = [4, 16] {mhlo.sharding = "{manual}"} : (tensor<f32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %1 = stablehlo.partition_id {mhlo.sharding = "{manual}"} : tensor<ui32>
+// CHECK-NEXT: %2 = stablehlo.convert %1 {mhlo.sharding = "{manual}"} : (tensor<ui32>) -> tensor<i32>
+// CHECK-NEXT: %c = stablehlo.constant {mhlo.sharding = "{manual}"} dense<4> : tensor<i32>
+// CHECK-NEXT: %3 = stablehlo.remainder %2, %c {mhlo.sharding = "{manual}"} : tensor<i32>
+// CHECK-NEXT: %4 = stablehlo.divide %2, %c {mhlo.sharding = "{manual}"} : tensor<i32>
+// CHECK-NEXT: %c_0 = stablehlo.constant {mhlo.sharding = "{manual}"} dense<2> : tensor<i32>
+// CHECK-NEXT: %5 = stablehlo.remainder %4, %c_0 {mhlo.sharding = "{manual}"} : tensor<i32>
+// CHECK-NEXT: %6 = stablehlo.divide %4, %c_0 {mhlo.sharding = "{manual}"} : tensor<i32>
+// CHECK-NEXT: %c_1 = stablehlo.constant {mhlo.sharding = "{manual}"} dense<0> : tensor<i32>
+// CHECK-NEXT: %c_2 = stablehlo.constant {mhlo.sharding = "{manual}"} dense<1> : tensor<i32>
+// CHECK-NEXT: %7 = stablehlo.multiply %3, %c_2 {mhlo.sharding = "{manual}"} : tensor<i32>
+// CHECK-NEXT: %8 = stablehlo.dynamic_update_slice %0, %arg0, %7, %c_1 {mhlo.sharding = "{manual}"} : (tensor<4x16xf32>, tensor<1x16xf32>, tensor<i32>, tensor<i32>) -> tensor<4x16xf32>
+// CHECK-NEXT: return %8 : tensor<4x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @xla.sdy.inlinable_manual_computation_body_0(%arg0: tensor<4x16xf32> {mhlo.sharding = "{manual}"}) -> (tensor<4x16xf32> {mhlo.sharding = "{manual}"}) {
+// CHECK-NEXT: %0 = "stablehlo.all_reduce"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<{{\[\[}}0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>, use_global_device_ids}> ({
+// CHECK-NEXT: ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+// CHECK-NEXT: %1 = stablehlo.add %arg1, %arg2 {mhlo.sharding = "{manual}"} : tensor<f32>
+// CHECK-NEXT: stablehlo.return %1 : tensor<f32>
+// CHECK-NEXT: }) {mhlo.sharding = "{manual}"} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: return %0 : tensor<4x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+
+module @unreduced_all_reduce attributes {mhlo.num_partitions = 8 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  func.func public @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>}) -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+    %0 = sdy.sharded_to_unreduced [{"y"}, {}] %arg0 out_sharding=<@mesh, [{"x"}, {}], unreduced={"y"}> : tensor<8x16xf32>
+    %1 = stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}], unreduced={"y"}>]>} : tensor<8x16xf32>
+    %2 = sdy.all_reduce {"y"} %1 out_sharding=<@mesh, [{"x"}, {}]> : tensor<8x16xf32>
+    return %2 : tensor<8x16xf32>
+  }
+}

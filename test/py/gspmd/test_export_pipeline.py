@@ -252,7 +252,14 @@ def test_random_modules_export_as_xla_long(module):
 # JAX programs: propagation and export against XLA's Shardy compile
 # --------------------------------------------------------------------------
 
-FAST_PROGRAMS = ["mlp_forward", "attention_forward", "shard_map_psum", "cond_branches", "multiple_axes_per_dimension"]
+FAST_PROGRAMS = [
+    "mlp_forward",
+    "attention_forward",
+    "shard_map_psum",
+    "cond_branches",
+    "multiple_axes_per_dimension",
+    "explicit_mesh_unreduced_matmul",  # an all-reduce of unreduced partial sums: a fully manual computation
+]
 _NUM_PARTITIONS = re.compile(r"mhlo.num_partitions = (\d+)")
 
 
@@ -297,18 +304,10 @@ XLA_ABORTS_ON_EXPORTED_LOOPS = {
     "linalg_solve_lu",
     "shard_alike_in_scan_body",
 }
-# Unreduced all-reduces, which pysdy's export refuses (see export_manual_reduction_collectives.py).
-UNSUPPORTED = {"explicit_mesh_unreduced_matmul"}
-
-
 def _check_program(name: str) -> None:
     from jax_corpus import corpus
 
     text = corpus()[name]
-    if name in UNSUPPORTED:
-        with pytest.raises(ir.MLIRError, match="pysdy cannot export 'sdy.all_reduce' over unreduced axes"):
-            pysdy_export(text, options="", before="sdy-propagation-pipeline")
-        return
     partitions = int(_NUM_PARTITIONS.search(text).group(1))
     exported = pysdy_export(text, options="", before="sdy-propagation-pipeline")
     _check_compiled_shardings(exported, compiled_shardings(text, partitions, shardy=True))
@@ -378,16 +377,16 @@ def _export_errors(module_text: str) -> list[str]:
         return [d.message for d in error.value.error_diagnostics]
 
 
-def test_unreduced_reductions_are_reported_not_exported():
+def test_what_xla_would_export_wrongly_is_reported_on_the_op():
     module = _HEADER + """
-  func.func public @main(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
-    %0 = stablehlo.add %arg0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"x"}>]>} : tensor<8x16xf32>
-    %1 = sdy.all_reduce {"x"} %0 out_sharding=<@mesh, [{}, {}]> : tensor<8x16xf32>
+  func.func public @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>}) -> tensor<8x16xf32> {
+    %0 = sdy.sharded_to_unreduced [{"x", "y"}, {}] %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"x", "y"}> : tensor<8x16xf32>
+    %1 = sdy.all_reduce {"x", "y"} %0 out_sharding=<@mesh, [{}, {}]> : tensor<8x16xf32>
     return %1 : tensor<8x16xf32>
   }
 }"""
     messages = _export_errors(module)
-    assert any("pysdy cannot export 'sdy.all_reduce' over unreduced axes" in m for m in messages), messages
+    assert any("pysdy cannot export 'sdy.sharded_to_unreduced' of axes of different sizes" in m for m in messages), messages
 
 
 def test_sharding_over_an_axis_twice_is_an_error_on_the_op():

@@ -101,6 +101,4 @@ def test_propagated_jax_programs_round_trip(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", jax_corpus.program_names())
 def test_propagated_jax_programs_round_trip_whole_corpus(name):
-    if name == "explicit_mesh_unreduced_matmul":
-        pytest.skip("pysdy's export refuses unreduced all-reduces (see test_export_pipeline.py)")
     _check_program(name)

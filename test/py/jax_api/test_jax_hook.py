@@ -235,16 +235,29 @@ def test_the_gspmd_route_sends_unreduced_axes_to_the_sdy_route_with_a_warning():
     assert mismatch(np.asarray(result), np.full((8, 8), 32.0, np.float32)) is None
 
 
+# A move of two axes of different sizes to unreduced, which XLA's export would misplace: pysdy's export refuses it.
+_REFUSED_BY_THE_EXPORT = """module @m attributes {mhlo.num_partitions = 8 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  func.func public @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>}) -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) {
+    %0 = sdy.sharded_to_unreduced [{"x", "y"}, {}] %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"x", "y"}> : tensor<8x16xf32>
+    %1 = sdy.all_reduce {"x", "y"} %0 out_sharding=<@mesh, [{}, {}]> : tensor<8x16xf32>
+    return %1 : tensor<8x16xf32>
+  }
+}"""
+
+
 def test_what_pysdys_export_refuses_is_a_clear_error():
-    """Called directly, the GSPMD export refuses unreduced all-reduces (the hook sends them to the sdy route)."""
+    """Called directly, the GSPMD export takes unreduced all-reduces (the hook still sends them to the sdy route),
+    and what it refuses is an error naming the op."""
     mesh, partial_sums, a, b = _partial_sums_on_an_explicit_mesh()
     with jax.set_mesh(mesh):
         text = jax.jit(partial_sums).lower(a, b).as_text(debug_info=True)
+    assert "@SPMDFullToShardShape" in pysdy.jax.export_for_gspmd(text, "jit_partial_sums").text
     with pytest.raises(pysdy.jax.PysdyExportError) as failure:
-        pysdy.jax.export_for_gspmd(text, "jit_partial_sums")
+        pysdy.jax.export_for_gspmd(_REFUSED_BY_THE_EXPORT, "m")
     message = str(failure.value)
-    assert message.startswith("pysdy's pipeline failed on 'jit_partial_sums':")
-    assert "pysdy cannot export 'sdy.all_reduce' over unreduced axes" in message
+    assert message.startswith("pysdy's pipeline failed on 'm':")
+    assert "pysdy cannot export 'sdy.sharded_to_unreduced' of axes of different sizes" in message
 
 
 @pytest.mark.parametrize(

@@ -77,7 +77,8 @@ def test_an_unreduced_result_copied_on_other_devices_is_summed_once(tmp_path, ro
     np.testing.assert_array_equal(_run(tmp_path, text, VALUE, route), VALUE.sum(axis=0))
 
 
-def test_an_unreduced_argument_reaches_the_devices_as_partials_of_the_host_value(tmp_path):
+@ROUTES
+def test_an_unreduced_argument_reaches_the_devices_as_partials_of_the_host_value(tmp_path, route):
     """Reduced again on the devices (a sharding constraint to replicated), the argument is the host value."""
     text = f"""
 module @m attributes {{mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32}} {{
@@ -89,4 +90,4 @@ module @m attributes {{mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i3
   }}
 }}
 """
-    np.testing.assert_array_equal(_run(tmp_path, text, VALUE[0]), VALUE[0])
+    np.testing.assert_array_equal(_run(tmp_path, text, VALUE[0], route), VALUE[0])

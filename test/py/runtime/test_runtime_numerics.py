@@ -39,6 +39,8 @@ WHOLE_CORPUS_REQUIRED = {
     "shard_map_psum_scatter_and_axis_index": {"reduce-scatter"},
     "attention_forward": REDUCTION,
     "conv2d_nchw_grouped": REDUCTION | {"all-gather"},
+    # Partial sums left unreduced, then reduced (on the GSPMD route, in the fully manual computation of XLA's export).
+    "explicit_mesh_unreduced_matmul": {"all-reduce"},
 }
 # Programs that cannot run, by route, with the error that says why.
 CANNOT_RUN = {
@@ -49,9 +51,6 @@ CANNOT_RUN = {
         if versions.installed().xla_cpu_fft_fails_when_partitioned
         else {}
     ),
-    # Unreduced axes: pysdy's GSPMD export refuses the reduction (see passes/gspmd); XLA's Shardy partitioner
-    # inserts the all-reduce itself.
-    "explicit_mesh_unreduced_matmul": {"gspmd": "cannot export 'sdy.all_reduce' over unreduced axes"},
     # Host callbacks call Python functions of the process that lowered the module: the runtime refuses them
     # (pysdy.jax.jit runs them, see test/py/jax_api).
     **{
