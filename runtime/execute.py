@@ -30,7 +30,7 @@ def device_arguments(compiled: CompiledModule, inputs: list[np.ndarray]) -> list
     arrays = []
     shardings = _replicated_if_none(compiled.executable.get_parameter_shardings(), len(inputs))
     for host, op_sharding, reduction in zip(inputs, shardings, compiled.info.argument_reductions):
-        layout = UnreducedLayout.of(op_sharding, host.shape)
+        layout = UnreducedLayout.of(op_sharding, host.shape, len(compiled.devices))
         if layout is not None:
             arrays.append(unreduced_argument(host, layout, reduction or "sum", compiled.devices))
             continue
@@ -53,7 +53,7 @@ def execute_on_devices(compiled: CompiledModule, arguments: list[jax.Array]) -> 
     for spec, op_sharding, shards, reduction in zip(
         compiled.info.results, output_shardings, results, compiled.info.result_reductions
     ):
-        layout = UnreducedLayout.of(op_sharding, spec.shape)
+        layout = UnreducedLayout.of(op_sharding, spec.shape, len(compiled.devices))
         if layout is not None:
             outputs.append(combined_result(shards, layout, reduction or "sum", spec.dtype))
         else:

@@ -29,24 +29,31 @@ class UnreducedLayout:
     of its tile (position 0 along the unreduced subgroup dimensions) and whether it is the first copy of its partial
     (position 0 along the replicated ones)."""
 
-    def __init__(self, hlo: xc.HloSharding, shape: tuple[int, ...]):
-        types = list(hlo.subgroup_types())
-        if any(t not in (_UNREDUCED, _REPLICATED) for t in types):
-            raise RuntimeInputError(f"@main has a value with sharding {hlo}, which pysdy-run cannot pass to the host")
-        dims = list(hlo.tile_assignment_dimensions())
-        self.tiles = np.array(hlo.tile_assignment_devices()).reshape(dims)
+    def __init__(self, tiles: np.ndarray, types: list, shape: tuple[int, ...]):
+        """`tiles`: the device ids laid out by tile, one dimension per value dimension, then one per subgroup of
+        type `types[i]`."""
+        dims = list(tiles.shape)
+        self.tiles = tiles
         self.shape = shape
         self.data_dims = dims[: len(shape)]
         self.unreduced_dims = [len(shape) + i for i, t in enumerate(types) if t == _UNREDUCED]
         self.replicated_dims = [len(shape) + i for i, t in enumerate(types) if t == _REPLICATED]
 
     @classmethod
-    def of(cls, op_sharding, shape: tuple[int, ...]) -> Optional[UnreducedLayout]:
-        """The layout of `op_sharding` (an OpSharding proto) if it has unreduced axes, else None."""
+    def of(cls, op_sharding, shape: tuple[int, ...], device_count: int) -> Optional[UnreducedLayout]:
+        """The layout of `op_sharding` (an OpSharding proto) over `device_count` devices if it has unreduced axes,
+        else None."""
         hlo = xc.HloSharding.from_proto(op_sharding)
+        if hlo.is_unreduced():  # every device holds a partial of the whole value
+            tiles = np.arange(device_count).reshape([1] * len(shape) + [device_count])
+            return cls(tiles, [_UNREDUCED], shape)
         if not hlo.is_tiled() or _UNREDUCED not in list(hlo.subgroup_types()):
             return None
-        return cls(hlo, shape)
+        types = list(hlo.subgroup_types())
+        if any(t not in (_UNREDUCED, _REPLICATED) for t in types):
+            raise RuntimeInputError(f"@main has a value with sharding {hlo}, which pysdy-run cannot pass to the host")
+        tiles = np.array(hlo.tile_assignment_devices()).reshape(list(hlo.tile_assignment_dimensions()))
+        return cls(tiles, types, shape)
 
     def replicated_sharding(self, devices: list) -> GSPMDSharding:
         """The same placement with every subgroup replicated: a sharding JAX builds arrays of."""

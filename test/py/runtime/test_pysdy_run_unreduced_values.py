@@ -78,6 +78,14 @@ def test_an_unreduced_result_copied_on_other_devices_is_summed_once(tmp_path, ro
 
 
 @ROUTES
+def test_a_value_unreduced_along_every_axis_comes_back_summed(tmp_path, route):
+    """Every device holds a partial of the whole value (XLA's `{unreduced}`)."""
+    result = '[{}], unreduced={"data", "model"}'
+    text = _module('[{"data", "model"}, {}]', result, _reduce("sum", result))
+    np.testing.assert_array_equal(_run(tmp_path, text, VALUE, route), VALUE.sum(axis=0))
+
+
+@ROUTES
 def test_an_unreduced_argument_reaches_the_devices_as_partials_of_the_host_value(tmp_path, route):
     """Reduced again on the devices (a sharding constraint to replicated), the argument is the host value."""
     text = f"""
