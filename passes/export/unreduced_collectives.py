@@ -191,7 +191,9 @@ def to_unreduced(
     replicated_to_unreduced = axis_set_diff(new_unreduced, sharded_to_unreduced, mesh)
     if replicated_to_unreduced:
         unreduced = sort_and_merge_axes(list(in_sharding.unreduced) + replicated_to_unreduced, mesh)
-        sharding = TensorSharding(in_sharding.mesh, sharding.dims, out_sharding.replicated, tuple(unreduced))
+        sharding = TensorSharding(
+            in_sharding.mesh, sharding.dims, out_sharding.replicated, tuple(unreduced), out_sharding.reduction
+        )
         value = ir.Operation.create(
             "sdy.replicated_to_unreduced",
             results=[value.type],

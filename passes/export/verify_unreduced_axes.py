@@ -16,6 +16,7 @@ from pysdy.passes.common.value_shardings import sharding_bypassing_barriers, thr
 from pysdy.passes.export.reshard_ir import MeshTable, axis_set_diff
 from pysdy.passes.export.unflatten_call_graph import functions_by_name
 from pysdy.passes.export.unreduced_presence import holds_unreduced_axes
+from pysdy.passes.propagation.axis_refs import overlaps
 from pysdy.passes.registry import FUNC, Pass, PassFailure, register_pass
 
 _EXPLICIT_RESHARDS = frozenset({"sdy.reshard", "sdy.sharding_constraint"})
@@ -105,41 +106,53 @@ def _verify_transition(
     introduced: str | None,
     reduced: str | None = None,
 ) -> None:
-    """Checks the unreduced axes from `operands` to `results`: results agree on one reduction; new axes have the
-    reduction `introduced` (any for `_ANY`, none allowed for None); axes gone from the results are an error unless
-    `reduced` names the reduction that drops them ("none" for a collective that cannot); kept axes keep theirs."""
+    """Checks the unreduced axes from `operands` to `results`, in jaxlib's order: new axes have the reduction
+    `introduced` (any for `_ANY`, none allowed for None); axes gone from the results are an error unless `reduced`
+    names the reduction that drops them ("none" for a collective that cannot); kept axes keep their reduction; the
+    results agree on one (checked first for an ordinary op)."""
     if len({meshes.of(s) for s in operands + results if s is not None}) > 1:
         return  # Shardy compares nothing across meshes (by value: two names of one mesh are compared)
     unreduced_results = [s for s in results if s is not None and s.unreduced]
-    if len({s.reduction for s in unreduced_results}) > 1:
-        raise _Invalid("results introduce unreduced axes with conflicting reduction ops")
-    result_reduction = unreduced_results[0].reduction if unreduced_results else "sum"
+    unreduced_operands = [s for s in operands if s is not None and s.unreduced]
+    if introduced == _ANY and len({s.reduction for s in unreduced_results}) > 1:
+        _raise_conflicting()  # an ordinary op's results are compared first
     result_axes = _unique(axis for s in unreduced_results for axis in s.unreduced)
-    operand_axes: dict[AxisRef, str] = {}
-    for sharding in operands:
-        if sharding is not None:
-            for axis in sharding.unreduced:
-                operand_axes.setdefault(axis, sharding.reduction)
+    operand_axes = _unique(axis for s in unreduced_operands for axis in s.unreduced)
     mesh = next((meshes.of(s) for s in operands + results if s is not None), None)
     # As Shardy's axis set difference: sub-axes that cannot coexist with an axis of the other side count as kept.
-    new_axes = axis_set_diff(result_axes, list(operand_axes), mesh) if operand_axes else result_axes
-    dropped = axis_set_diff(list(operand_axes), result_axes, mesh) if result_axes else list(operand_axes)
+    new_axes = axis_set_diff(result_axes, operand_axes, mesh) if operand_axes else result_axes
+    dropped = axis_set_diff(operand_axes, result_axes, mesh) if result_axes else operand_axes
     if new_axes and introduced != _ANY:
         if introduced is None:
             raise _Invalid(f"cannot add new unreduced axis '{new_axes[0].name}'.")
-        if result_reduction != introduced:
-            raise _Invalid(f"cannot introduce '{result_reduction}' unreduced axes. Expected '{introduced}'.")
-    for axis in dropped:
-        reduction = next(r for a, r in operand_axes.items() if a.name == axis.name)
+        for sharding in _touching(unreduced_results, new_axes):
+            if sharding.reduction != introduced:
+                raise _Invalid(f"cannot introduce '{sharding.reduction}' unreduced axes. Expected '{introduced}'.")
+    if dropped:
         if reduced is None or reduced == "none":
-            raise _Invalid(f"dropped unreduced axis '{axis.name}'{_UNBLESSED}")
-        if reduction != reduced:
-            raise _Invalid(f"cannot reduce '{reduction}' unreduced axes. Expected '{reduced}'.")
-    for axis, reduction in operand_axes.items():
-        if axis not in dropped and reduction != result_reduction and result_axes:
-            raise _Invalid(
-                f"cannot change the reduction operator of kept unreduced axes from {reduction} to {result_reduction}."
-            )
+            raise _Invalid(f"dropped unreduced axis '{dropped[0].name}'{_UNBLESSED}")
+        for sharding in _touching(unreduced_operands, dropped):
+            if sharding.reduction != reduced:
+                raise _Invalid(f"cannot reduce '{sharding.reduction}' unreduced axes. Expected '{reduced}'.")
+    # Every result axis keeps the kind of every operand axis it overlaps.
+    for result in unreduced_results:
+        for operand in _touching(unreduced_operands, result.unreduced):
+            if operand.reduction != result.reduction:
+                raise _Invalid(
+                    "cannot change the reduction operator of kept unreduced axes from "
+                    f"{operand.reduction} to {result.reduction}."
+                )
+    if len({s.reduction for s in unreduced_results}) > 1:
+        _raise_conflicting()
+
+
+def _raise_conflicting() -> None:
+    raise _Invalid("results introduce unreduced axes with conflicting reduction ops")
+
+
+def _touching(shardings: list[TensorSharding], axes) -> list[TensorSharding]:
+    """The shardings with an unreduced axis that overlaps one of `axes`."""
+    return [s for s in shardings if any(overlaps(a, b) for a in s.unreduced for b in axes)]
 
 
 def _unique(axes) -> list[AxisRef]:

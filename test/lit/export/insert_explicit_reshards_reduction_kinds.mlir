@@ -25,3 +25,17 @@ func.func @max_unreduced_partly_kept(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy
   %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced=max{"x"}>]>} : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+
+// A replicated value made unreduced for a max result is marked with max, the kind it is to be reduced with.
+// CHECK-LABEL: func.func @replicated_to_max_unreduced(
+// CHECK-NEXT: %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>}
+// CHECK-NEXT: %1 = sdy.replicated_to_unreduced {"x"} %0 out_sharding=<@mesh, [{}], unreduced=max{"x"}> : tensor<8xf32>
+// CHECK-NEXT: return %1 : tensor<8xf32>
+func.func @replicated_to_max_unreduced(%arg0: tensor<8xf32>) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced=max{"x"}>}) {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
