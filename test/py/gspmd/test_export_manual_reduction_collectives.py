@@ -151,21 +151,6 @@ def _unpartitioned(module_text: str) -> str:
         return unpartitioned_text(str(module))
 
 
-def _unreduced_layout(op_sharding, shape: tuple[int, ...]) -> UnreducedLayout | None:
-    """The runtime's layout of a sharding with unreduced axes, also for `{unreduced}` (every device holding a part of
-    the whole value), which the runtime does not take."""
-    layout = UnreducedLayout.of(op_sharding, shape)
-    if layout is not None or not xc.HloSharding.from_proto(op_sharding).is_unreduced():
-        return layout
-    layout = object.__new__(UnreducedLayout)
-    layout.tiles = np.arange(DEVICES).reshape([1] * len(shape) + [DEVICES])
-    layout.shape = shape
-    layout.data_dims = [1] * len(shape)
-    layout.unreduced_dims = [len(shape)]
-    layout.replicated_dims = []
-    return layout
-
-
 def _tile_counts(op_sharding, rank: int) -> list[int]:
     hlo = xc.HloSharding.from_proto(op_sharding)
     return list(hlo.tile_assignment_dimensions())[:rank] if hlo.is_tiled() else [1] * rank
@@ -191,7 +176,7 @@ def _partial_arguments(compiled: CompiledModule, rng: np.random.Generator) -> tu
     for spec, op_sharding, reduction in zip(
         compiled.info.arguments, compiled.executable.get_parameter_shardings(), compiled.info.argument_reductions
     ):
-        layout = _unreduced_layout(op_sharding, spec.shape)
+        layout = UnreducedLayout.of(op_sharding, spec.shape, DEVICES)
         counts = layout.data_dims if layout is not None else _tile_counts(op_sharding, len(spec.shape))
         chunk = _chunks(spec.shape, counts)
         padded_shape = tuple(c * n for c, n in zip(chunk, counts))
@@ -262,7 +247,7 @@ def _outputs(compiled: CompiledModule, arguments: list) -> list[np.ndarray]:
     for spec, op_sharding, shards, reduction in zip(
         compiled.info.results, compiled.executable.get_output_shardings(), results, compiled.info.result_reductions
     ):
-        layout = _unreduced_layout(op_sharding, spec.shape)
+        layout = UnreducedLayout.of(op_sharding, spec.shape, DEVICES)
         if layout is not None:
             outputs.append(combined_result(shards, layout, reduction or "sum", spec.dtype))
         else:
