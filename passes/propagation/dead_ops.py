@@ -34,4 +34,4 @@ def erased_when_unused(op: ir.Operation, name: str, num_results: int, is_termina
         return False
     if name == "stablehlo.custom_call":
         return "has_side_effect" not in op.attributes or not ir.BoolAttr(op.attributes["has_side_effect"]).value
-    return name.startswith(("stablehlo.", "chlo.")) or name == "sdy.constant"
+    return name.startswith(("stablehlo.", "chlo.")) or name in ("sdy.constant", "sdy.reshard")
