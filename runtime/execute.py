@@ -57,7 +57,8 @@ def execute_on_devices(compiled: CompiledModule, arguments: list[jax.Array]) -> 
         if layout is not None:
             outputs.append(combined_result(shards, layout, reduction or "sum", spec.dtype))
         else:
-            outputs.append(jax.make_array_from_single_device_arrays(spec.shape, _sharding(compiled, op_sharding), shards))
+            sharding = _sharding(compiled, op_sharding)
+            outputs.append(jax.make_array_from_single_device_arrays(spec.shape, sharding, shards))
     return outputs
 
 

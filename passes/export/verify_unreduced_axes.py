@@ -179,10 +179,12 @@ def _verify_call(call: ir.Operation, module: ir.Operation) -> None:
         if _is_explicitly_resharded(operand):
             continue
         argument = func_attrs.arg_sharding(callee, i)
-        _require_equal(_unreduced(sharding_bypassing_barriers(operand)), _unreduced(argument), f"' at call argument {i}.")
+        operand_axes = _unreduced(sharding_bypassing_barriers(operand))
+        _require_equal(operand_axes, _unreduced(argument), f"' at call argument {i}.")
     callee_results = func_attrs.result_shardings(callee)
     for i, result in enumerate(call.results):
-        _require_equal(_unreduced(callee_results[i]), _unreduced(sharding_bypassing_barriers(result)), f"' at call result {i}.")
+        result_axes = _unreduced(sharding_bypassing_barriers(result))
+        _require_equal(_unreduced(callee_results[i]), result_axes, f"' at call result {i}.")
 
 
 def _verify_return(op: ir.Operation) -> None:
@@ -200,4 +202,5 @@ def _verify_return(op: ir.Operation) -> None:
     for i, (operand, result) in enumerate(zip(op.operands, expected)):
         if result is None or _is_explicitly_resharded(operand):
             continue
-        _require_equal(_unreduced(sharding_bypassing_barriers(operand)), result.unreduced, f"' at return value {i}{_UNBLESSED}")
+        operand_axes = _unreduced(sharding_bypassing_barriers(operand))
+        _require_equal(operand_axes, result.unreduced, f"' at return value {i}{_UNBLESSED}")

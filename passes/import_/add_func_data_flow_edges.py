@@ -38,7 +38,8 @@ class AddFuncDataFlowEdgesPass(Pass):
         main = main_func(op)
         if main is None:
             op.location.emit_error(
-                "sdy-add-func-data-flow-edges needs a function @main, or a single function (jaxlib's C++ aborts without)"
+                "sdy-add-func-data-flow-edges needs a function @main, or a single function "
+                "(jaxlib's C++ aborts without)"
             )
             raise PassFailure()
         for func in functions(op):

@@ -79,8 +79,12 @@ def _apply(op: ir.Operation, value: ir.Value, sharding: ir.Attribute, constraint
         if constraint_sharding.unreduced:
             # Unreduced axes don't propagate, so the value itself must carry them (with their kind).
             open_sharding = TensorSharding.fully_open(constraint_sharding.mesh, rank(value))
-            unreduced = dict(unreduced=constraint_sharding.unreduced, reduction=constraint_sharding.reduction)
-            set_sharding(value, dataclasses.replace(open_sharding, **unreduced))
+            set_sharding(
+                value,
+                dataclasses.replace(
+                    open_sharding, unreduced=constraint_sharding.unreduced, reduction=constraint_sharding.reduction
+                ),
+            )
         return False
     get_or_create_rule(op, False, set_on_op=True)
     set_sharding(value, TensorSharding.from_attr(sharding))

@@ -45,7 +45,8 @@ def _warn_once_about_cloned_body(call: ir.Operation, name: str) -> None:
     global _cloned_body_warned
     if not _cloned_body_warned:
         _cloned_body_warned = True
-        emit_warning(call.location, f"function @{name} has multiple call ops, we need to clone the function body for each call")
+        message = f"function @{name} has multiple call ops, we need to clone the function body for each call"
+        emit_warning(call.location, message)
 
 
 @register_pass

@@ -39,7 +39,9 @@ class BasicPropagationPass(Pass):
         check_static_shapes(op)
         if main_func(op) is None:
             # Shardy exchanges the main function's result shardings; its C++ aborts without one (every line).
-            op.location.emit_error(f"{self.argument} needs a function @main, or a single function (jaxlib's C++ aborts without)")
+            op.location.emit_error(
+                f"{self.argument} needs a function @main, or a single function (jaxlib's C++ aborts without)"
+            )
             raise PassFailure()
         user_shardings = UserShardings.read(op) if self.debug_sharding_origins else None
         sync_group_member_shardings(op)
