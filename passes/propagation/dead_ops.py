@@ -1,19 +1,19 @@
-"""Which ops Shardy's rewrite driver erases when their results become unused (side-effect-free ops).
+"""Which ops Shardy's rewrite driver erases when their results become unused (effect-free ops).
 
 MLIR's greedy driver, which Shardy's propagation runs on, erases trivially
-dead ops as it visits them. The Python bindings cannot ask an op for its
-memory effects, so the side-effect-free ops are named here (checked against
-jaxlib in test/py/propagation/test_dead_ops.py).
+dead ops as it visits them: ops without results' uses whose own effects,
+and those of the ops nested in them where the op's effects are recursive,
+are none. The Python bindings cannot ask an op for its memory effects, so
+the ops with effects and those with recursive effects are named here
+(checked against jaxlib in test/py/propagation/test_dead_ops.py).
 """
 
 from jaxlib.mlir import ir
 
-# Ops with effects, or whose effects depend on nested ops, are never erased here.
-_NEVER_ERASED = frozenset({
+# Ops with effects of their own: never erased, nor is any op they are nested in.
+_EFFECTFUL = frozenset({
     "func.call",
-    "sdy.sharding_constraint", "sdy.data_flow_edge", "sdy.manual_computation",
-    "sdy.named_computation", "sdy.sharding_group", "sdy.propagation_barrier",
-    "stablehlo.while", "stablehlo.case", "stablehlo.if", "stablehlo.optimization_barrier",
+    "sdy.sharding_constraint", "sdy.data_flow_edge", "sdy.func_data_flow_edge", "sdy.sharding_group",
     "stablehlo.infeed", "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv",
     "stablehlo.after_all", "stablehlo.create_token",
     "stablehlo.all_gather", "stablehlo.all_reduce", "stablehlo.all_to_all",
@@ -21,17 +21,43 @@ _NEVER_ERASED = frozenset({
     "stablehlo.rng",
 })
 
+# Ops whose effects are those of the ops nested in them (MLIR's RecursiveMemoryEffects).
+RECURSIVE_EFFECTS = frozenset({
+    "sdy.manual_computation", "sdy.named_computation",
+    "stablehlo.while", "stablehlo.case", "stablehlo.if",
+    "stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.select_and_scatter", "stablehlo.scatter",
+    "stablehlo.sort", "stablehlo.map",
+})
+
+# Effect-free sdy and func ops (every other sdy op, the collectives among them, has effects).
+_PURE_NON_STABLEHLO = frozenset({
+    "sdy.constant", "sdy.reshard", "sdy.propagation_barrier", "sdy.return", "func.return",
+})
+
+
+def has_own_effects(op: ir.Operation, name: str) -> bool:
+    """Whether `op` has memory effects apart from those of the ops nested in it."""
+    if name in _EFFECTFUL:
+        return True
+    if name in RECURSIVE_EFFECTS or name in _PURE_NON_STABLEHLO:
+        return False
+    if name == "stablehlo.custom_call":
+        return "has_side_effect" in op.attributes and ir.BoolAttr(op.attributes["has_side_effect"]).value
+    return not name.startswith(("stablehlo.", "chlo."))
+
 
 def may_be_erased_when_unused(op: ir.Operation) -> bool:
     """True if the driver erases `op` as soon as none of its results is used."""
-    return erased_when_unused(op, op.name, len(op.results), op.has_trait(ir.IsTerminatorTrait))
+    return bool(op.results) and not op.has_trait(ir.IsTerminatorTrait) and not _has_effects(op)
 
 
-def erased_when_unused(op: ir.Operation, name: str, num_results: int, is_terminator: bool) -> bool:
-    """`may_be_erased_when_unused` for a caller that already knows the op's name, result count and
-    whether it is a terminator."""
-    if not num_results or name in _NEVER_ERASED or is_terminator:
+def _has_effects(op: ir.Operation) -> bool:
+    """Whether `op` or, where its effects are recursive, an op nested in it has effects."""
+    name = op.name
+    if has_own_effects(op, name):
+        return True
+    if name not in RECURSIVE_EFFECTS:
         return False
-    if name == "stablehlo.custom_call":
-        return "has_side_effect" not in op.attributes or not ir.BoolAttr(op.attributes["has_side_effect"]).value
-    return name.startswith(("stablehlo.", "chlo.")) or name in ("sdy.constant", "sdy.reshard")
+    return any(
+        _has_effects(nested.operation) for region in op.regions for block in region.blocks for nested in block.operations
+    )

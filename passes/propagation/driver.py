@@ -108,8 +108,18 @@ class PropagationDriver:
             self._push_with_ancestors(node)
 
     def _erase(self, index: int) -> None:
-        """Erases a dead node as MLIR does: first revisit the producer of each operand
-        that then has at most one other user, then drop the node's uses."""
+        """Erases a dead node as MLIR's rewriter does: the nodes nested in it first, last to first, then the node."""
+        nodes = self.graph.nodes
+        end = index + 1
+        while end < len(nodes) and self._is_within(end, index):
+            end += 1
+        for erased in reversed(range(index, end)):
+            if not nodes[erased].erased:
+                self._erase_one(erased)
+
+    def _erase_one(self, index: int) -> None:
+        """Erases one node: first revisit the producer of each operand that then has at most one other user,
+        then drop the node's uses."""
         graph = self.graph
         node = graph.nodes[index]
         for value, producer in zip(node.op.operands, node.operand_producers):
@@ -120,7 +130,7 @@ class PropagationDriver:
                 self._push_with_ancestors(producer)
         for counter in node.operand_uses:
             counter[0] -= 1
-        self._mark_erased(index)
+        node.erased = True
 
     def _push_with_ancestors(self, node: int | None) -> None:
         nodes = self.graph.nodes
@@ -128,14 +138,6 @@ class PropagationDriver:
         while node is not None:
             push(node)
             node = nodes[node].parent
-
-    def _mark_erased(self, index: int) -> None:
-        nodes = self.graph.nodes
-        nodes[index].erased = True
-        for nested in range(index + 1, len(nodes)):
-            if not self._is_within(nested, index):
-                break
-            nodes[nested].erased = True
 
     def _is_within(self, nested: int, ancestor: int) -> bool:
         parent = self.graph.nodes[nested].parent

@@ -24,7 +24,7 @@ from pysdy.passes.common.value_shardings import (
     set_block_arg_owner_shardings,
     set_result_owner_shardings,
 )
-from pysdy.passes.propagation.dead_ops import erased_when_unused
+from pysdy.passes.propagation.dead_ops import RECURSIVE_EFFECTS, has_own_effects
 from pysdy.passes.propagation.elementwise import is_elementwise
 from pysdy.passes.propagation.func_data_flow_edges import FUNC_EDGE_OP, FuncEdges
 from pysdy.passes.propagation.manual_computation import ManualEdgeTransform
@@ -172,12 +172,25 @@ class ShardingGraph:
                 for value in edges.block_arg_edge_owners(node.op) + edges.result_edge_owners(node.op):
                     self.slot(value)
             self._describe(index, node)
+        self._mark_erasable()
         for slot_value, slot_id in self._slot_of.items():
             self.slots[slot_id].notify = self._notify_list(slot_value, self.slots[slot_id].owner)
         main = main_func(self.module)
         if main is not None:
             self._read_func_results(self.node_of(main), self.nodes[self.node_of(main)])
         self._read_sharding_groups()
+
+    def _mark_erasable(self) -> None:
+        """Marks the nodes the driver erases once their results are unused: those without effects, their own
+        or, where their effects are recursive, those of a nested op."""
+        nodes = self.nodes
+        effects = [has_own_effects(node.op, node.name) for node in nodes]
+        for index in reversed(range(len(nodes))):  # a nested node comes after its parent
+            parent = nodes[index].parent
+            if effects[index] and parent is not None and nodes[parent].name in RECURSIVE_EFFECTS:
+                effects[parent] = True
+        for index, node in enumerate(nodes):
+            node.erasable = bool(node.results) and not effects[index] and index not in self._terminators
 
     def _add_nodes(self, op: ir.Operation, parent: int | None) -> int:
         index = len(self.nodes)
@@ -301,7 +314,6 @@ class ShardingGraph:
         node.operand_uses = [info.uses for info in operand_infos]
         node.tensor_operand_uses = [info.uses for info in operand_infos if info.rank]
         node.operand_producers = [info.producer for info in operand_infos]
-        node.erasable = erased_when_unused(op, name, len(result_infos), index in self._terminators)
         node.elementwise = is_elementwise(op, name)
         node.offload = name == "stablehlo.custom_call" and ir.StringAttr(
             attributes["call_target_name"]
