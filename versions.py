@@ -21,6 +21,9 @@ class JaxLine:
     # --- the sdy dialect's shardings ---
     # A sharding's unreduced axes carry how they are to be reduced: `unreduced=max{...}` / `min{...}` (sum unwritten).
     unreduced_reduction_kinds: bool
+    # Sharding equivalence counts unreduced axes: a sharding with some is not replicated, so two such
+    # shardings on differently named meshes are not equivalent.
+    equivalence_counts_unreduced_axes: bool
     # --- Shardy's export pipeline ---
     # `sdy-verify-unreduced-axes` runs before `sdy-insert-explicit-reshards`.
     verify_unreduced_axes: bool
@@ -209,6 +212,7 @@ _JAX_0_10 = JaxLine(
     line=(0, 10),
     tested="0.10.2",
     unreduced_reduction_kinds=False,
+    equivalence_counts_unreduced_axes=False,
     verify_unreduced_axes=False,
     reshards_mark_partial_results_unreduced=False,
     export_inlines_meshes=False,
@@ -273,6 +277,7 @@ _JAX_0_11 = dataclasses.replace(
     tested="0.11.2",
     xla_import_crashes_on_ordered_callbacks=False,
     unreduced_reduction_kinds=True,
+    equivalence_counts_unreduced_axes=True,
     verify_unreduced_axes=True,
     reshards_mark_partial_results_unreduced=True,
     export_inlines_meshes=True,

@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding
 from pysdy.passes.common.reduction_bodies import REDUCTION_OP_VALUES
 from pysdy.passes.propagation import axis_refs
@@ -44,12 +45,23 @@ def is_fully_replicated(sharding: Optional[TensorSharding]) -> bool:
 
 
 def is_equivalent(first: Optional[TensorSharding], second: Optional[TensorSharding]) -> bool:
-    """Shardy's `isEquivalent`: the same axes on every dimension and the same unreduced axes, open or closed alike."""
-    if first is None or second is None:
-        return is_fully_replicated(first) and is_fully_replicated(second)
-    if first.mesh != second.mesh:
-        return is_fully_replicated(first) and is_fully_replicated(second)
+    """Shardy's `isEquivalent`: both replicated, or the same mesh name, axes on every dimension and unreduced
+    axes, open or closed alike. From jax 0.11 on, unreduced axes make a sharding not replicated, except
+    against a missing sharding (Shardy then looks at dimensions only)."""
+    if not versions.installed().equivalence_counts_unreduced_axes:
+        if first is None or second is None or first.mesh != second.mesh:
+            return is_fully_replicated(first) and is_fully_replicated(second)
+    elif first is None:
+        return is_fully_replicated(second)
+    elif _replicated_without_unreduced(first):
+        return _replicated_without_unreduced(second)
+    elif second is None or first.mesh != second.mesh:
+        return False
     return first.unreduced == second.unreduced and [d.axes for d in first.dims] == [d.axes for d in second.dims]
+
+
+def _replicated_without_unreduced(sharding: Optional[TensorSharding]) -> bool:
+    return is_fully_replicated(sharding) and (sharding is None or not sharding.unreduced)
 
 
 def fully_closed_like(sharding: TensorSharding) -> TensorSharding:
