@@ -62,7 +62,7 @@ class JaxLine:
     redundant_reshards_compare_unreduced: bool
     # How `sdy-insert-func-call-reshards` treats unreduced axes of a call's or its callee's result sharding:
     # "ignored" (not compared), "compared" (differing ones need a reshard, even between replicated shardings) or
-    # "left" (a result with unreduced axes on either side keeps the call's sharding, without a reshard).
+    # "left" (a result whose unreduced axes differ between the sides keeps the call's sharding, without a reshard).
     func_call_reshards_unreduced: str
     # `sdy-export-pipeline` names its dump after the partitioner's passes `after_partitioner_passes`, with or without
     # explicit collectives (before: `after_minimal_partitioner_with_global_shapes`, or with explicit collectives

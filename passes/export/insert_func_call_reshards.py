@@ -45,7 +45,7 @@ def insert_reshards_on_results(func: ir.Operation, call: ir.Operation, symbols: 
         if call_sharding is None:
             call_sharding = TensorSharding.fully_closed(func_sharding.mesh, func_sharding.rank)
         if versions.installed().func_call_reshards_unreduced == "left" and (
-            func_sharding.unreduced or call_sharding.unreduced
+            set(func_sharding.unreduced) != set(call_sharding.unreduced)
         ):
             set_result_sharding(call, index, call_sharding)
             continue
