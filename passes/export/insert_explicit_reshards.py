@@ -471,6 +471,7 @@ class InsertExplicitReshardsPass(Pass):
     argument = "sdy-insert-explicit-reshards"
     summary = "Inserts explicit reshards to make all operations have compatible shardings."
     anchor = FUNC
+    leaves_invalid_ir = True  # e.g. a result sharding that shards a dimension along one of its unreduced axes
 
     enable_full_version: bool = option(False, "Enable full version.")
     mark_partial_result_with_unreduced_axes: bool = option(
