@@ -1,16 +1,16 @@
 """Which ops Shardy's rewrite driver erases when their results become unused (effect-free ops).
 
 MLIR's greedy driver, which Shardy's propagation runs on, erases trivially
-dead ops as it visits them: ops without results' uses whose own effects,
-and those of the ops nested in them where the op's effects are recursive,
-are none. The Python bindings cannot ask an op for its memory effects, so
-the ops with effects and those with recursive effects are named here
-(checked against jaxlib in test/py/propagation/test_dead_ops.py).
+dead ops as it visits them: unused ops with no effects of their own nor,
+where their effects are recursive, in the ops nested in them. The Python
+bindings cannot ask an op for its memory effects, so the ops with effects
+and those with recursive effects are named here (checked against jaxlib in
+test/py/propagation/test_dead_ops.py).
 """
 
 from jaxlib.mlir import ir
 
-# Ops with effects of their own: never erased, nor is any op they are nested in.
+# Ops with effects of their own: never erased, nor is an op with recursive effects they are nested in.
 _EFFECTFUL = frozenset({
     "func.call",
     "sdy.sharding_constraint", "sdy.data_flow_edge", "sdy.func_data_flow_edge", "sdy.sharding_group",
