@@ -470,20 +470,40 @@ def run_steps_in_pass(op: ir.Operation, steps: tuple[Step, ...], pass_argument: 
 
 
 def _runs_by_verification(steps: tuple[Step, ...]) -> list[tuple[tuple[Step, ...], bool]]:
-    """`steps` cut into runs of steps needing no verifier and single steps needing it after them."""
+    """`steps` cut into runs of steps needing no verifier and runs needing it after each step: a step that
+    leaves invalid IR, with the function steps adjacent to it, which MLIR runs as one group function by function
+    (so a function failing an earlier step does not stop the later ones on the other functions)."""
     runs: list[tuple[tuple[Step, ...], bool]] = []
     unverified: list[Step] = []
-    for step in steps:
-        if _leaves_invalid_ir(step):
+    for segment in _function_groups(steps):
+        if any(_leaves_invalid_ir(step) for step in segment):
             if unverified:
                 runs.append((tuple(unverified), False))
                 unverified = []
-            runs.append(((step,), True))
+            runs.append((segment, True))
         else:
-            unverified.append(step)
+            unverified.extend(segment)
     if unverified:
         runs.append((tuple(unverified), False))
     return runs
+
+
+def _function_groups(steps: tuple[Step, ...]) -> list[tuple[Step, ...]]:
+    """`steps` in segments: each maximal run of adjacent function steps, and each other step alone."""
+    segments: list[list[Step]] = []
+    for step in steps:
+        if _is_function_step(step) and segments and _is_function_step(segments[-1][-1]):
+            segments[-1].append(step)
+        else:
+            segments.append([step])
+    return [tuple(segment) for segment in segments]
+
+
+def _is_function_step(step: Step) -> bool:
+    if isinstance(step, NestedPipeline):
+        return step.anchor == FUNC
+    pass_class = lookup_pass(step.name)
+    return pass_class is not None and pass_class.anchor == FUNC
 
 
 def _leaves_invalid_ir(step: Step) -> bool:

@@ -127,6 +127,7 @@ class ReshardToCollectivesPass(Pass):
     argument = "sdy-reshard-to-collectives"
     summary = "Converts ReshardOp into various Shardy collective ops."
     anchor = FUNC
+    leaves_invalid_ir = True  # e.g. a collective permute between two meshes of other names and the same devices
 
     keep_redundant_reshards: bool = option(False, "Whether it keeps redundant reshards or removes.")
 
