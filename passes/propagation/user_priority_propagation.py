@@ -3,7 +3,9 @@
 Before the first round every dimension with a priority above 0 is emptied,
 closed, and its axes made explicitly replicated; before the round of priority
 p, the dimensions whose original priority is p get their original sharding
-back (without the priority) and those axes stop being replicated.
+back (without the priority) and those axes stop being replicated. The result
+shardings of functions other than main, which propagation neither reads nor
+writes, go through the same rounds.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import dataclasses
 import sys
 
 from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, TensorSharding
+from pysdy.passes.common import func_attrs
+from pysdy.passes.common.main_function import main_func
 from pysdy.passes.propagation.driver import DirectionFunction
 from pysdy.passes.propagation.op_priority_propagation import OpPriorityPropagationPass
 from pysdy.passes.propagation.sharding_graph import ShardingGraph
@@ -29,12 +33,39 @@ class UserPriorityPropagationPass(OpPriorityPropagationPass):
 
     def propagate(self, graph: ShardingGraph, direction: DirectionFunction) -> None:
         rounds = _initialize_for_priority_zero(graph)
+        _settle_other_function_results(graph)
         super().propagate(graph, direction)
         for priority, references in rounds:
             for slot_id, original in references:
                 current = graph.slots[slot_id].sharding
                 graph.replace_sharding(slot_id, _restored_for_priority(current, original, priority))
             super().propagate(graph, direction)
+
+
+def _settle_other_function_results(graph: ShardingGraph) -> None:
+    """Rewrites the result shardings of every function but main as all the rounds leave them: each dimension
+    without its priority, the replicated axes in mesh order."""
+    main = main_func(graph.module)
+    for op in graph.module.regions[0].blocks[0].operations:
+        func = op.operation
+        if func.name != "func.func" or func == main:
+            continue
+        settled = {}
+        for index, sharding in enumerate(func_attrs.result_shardings(func)):
+            if sharding is not None:
+                mesh = graph.meshes[sharding.mesh] if isinstance(sharding.mesh, str) else sharding.mesh
+                final = _settled(sharding, mesh)
+                if final != sharding:
+                    settled[index] = final.to_attr()
+        if settled:
+            func_attrs.set_result_attrs(func, settled)
+
+
+def _settled(sharding: TensorSharding, mesh: Mesh) -> TensorSharding:
+    current = _initialized(sharding, mesh)
+    for priority in sorted({_priority(d) for d in sharding.dims if _priority(d) > 0}):
+        current = _restored_for_priority(current, sharding, priority)
+    return current
 
 
 def _priority(dim: DimSharding) -> int:

@@ -33,3 +33,27 @@ func.func @pass_through_first(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.shardi
   %1 = stablehlo.add %0, %arg1 : tensor<8x8xf32>
   return %1 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2, "z"=2]>
+
+// CHECK-LABEL: func private @callee(
+// CHECK-SAME:      %arg0: tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"z"}, {?}]>}) -> (tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"z"}, {"y"}], replicated={"x"}>}, tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {?}]>}) {
+// CHECK-NEXT:    return %arg0, %arg0 : tensor<16x16xf32>, tensor<16x16xf32>
+// CHECK-NEXT:  }
+// The result shardings of a function other than main take no part in propagation, but their priorities go all the
+// same, as the rounds leave every sharding.
+func.func private @callee(%arg0: tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"z"}, {?}]>}) -> (tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"z"}p2, {"y"}p1], replicated={"x"}>}, tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}p0, {?}]>}) {
+  return %arg0, %arg0 : tensor<16x16xf32>, tensor<16x16xf32>
+}
+
+// CHECK-LABEL: func @main(
+// CHECK-SAME:      %arg0: tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}, {?}]>}) -> (tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {?}]>}) {
+// CHECK-NEXT:    %0:2 = call @callee(%arg0) : (tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>)
+// CHECK-NEXT:    return %arg0 : tensor<16x16xf32>
+// CHECK-NEXT:  }
+func.func @main(%arg0: tensor<16x16xf32>) -> (tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}p1, {?}]>}) {
+  %0:2 = call @callee(%arg0) : (tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>)
+  return %arg0 : tensor<16x16xf32>
+}
