@@ -125,6 +125,10 @@ class JaxLine:
     # target: a constraint on it, or a manual computation's in_sharding, stays a constraint its uses go through (before,
     # the edge took the sharding).
     apply_sharding_constraints_func_edges_are_targets: bool
+    # `sdy-apply-sharding-constraints` treats a value whose sharding has every dimension open and empty, and no
+    # replicated or unreduced axes, as a value without a sharding: a constraint on it still applies (and so on a
+    # result of an op with several results whose sharding has no dimensions, nor replicated or unreduced axes).
+    apply_sharding_constraints_overrides_open_shardings: bool
     # `sdy-drop-sharding-and-mesh` keeps the meshes that are still referenced.
     drop_sharding_keeps_referenced_meshes: bool
     # `sdy-drop-sharding-and-mesh` has the `keep-module-sharding-metadata` option.
@@ -249,6 +253,7 @@ _JAX_0_10 = JaxLine(
     import_calls_after_func_edges=False,
     apply_sharding_constraints_needs_main=False,
     apply_sharding_constraints_func_edges_are_targets=False,
+    apply_sharding_constraints_overrides_open_shardings=False,
     drop_sharding_keeps_referenced_meshes=False,
     drop_sharding_keep_metadata_option=False,
     dynamic_update_slice_permutes_sliced_dims=False,
@@ -327,6 +332,7 @@ _JAX_0_12 = dataclasses.replace(
     import_calls_after_func_edges=True,
     apply_sharding_constraints_needs_main=True,
     apply_sharding_constraints_func_edges_are_targets=True,
+    apply_sharding_constraints_overrides_open_shardings=True,
     drop_sharding_keep_metadata_option=True,
     pad_permutes_every_padded_dim=True,
     reshape_size_one_dims_need_replication=True,

@@ -51,8 +51,24 @@ def _used_by_constraint(value: ir.Value, excluded: ir.Operation | None = None) -
     )
 
 
+def _has_sharding(value: ir.Value) -> bool:
+    """Whether `value` has a sharding a constraint does not override. On the lines that override some, measured
+    against their C++: a sharding without replicated or unreduced axes whose dimensions are all open and empty,
+    or, on a result of an op with several results, one without dimensions, does not count."""
+    sharding = get_sharding(value)
+    if sharding is None:
+        return False
+    if not versions.installed().apply_sharding_constraints_overrides_open_shardings:
+        return True
+    if sharding.replicated or sharding.unreduced:
+        return True
+    if not sharding.dims:
+        return not (isinstance(value, ir.OpResult) and len(value.owner.results) > 1)
+    return not all(not dim.is_closed and not dim.axes for dim in sharding.dims)
+
+
 def _should_apply(value: ir.Value, sharding: ir.Attribute) -> bool:
-    if shardable_value(value) is None or get_sharding(value) is not None:
+    if shardable_value(value) is None or _has_sharding(value):
         return False
     # Only a fully closed sharding dictates its input's sharding (as in GSPMD).
     if not all(dim.is_closed for dim in TensorSharding.from_attr(sharding).dims):
@@ -77,12 +93,13 @@ def _apply(op: ir.Operation, value: ir.Value, sharding: ir.Attribute, constraint
         value.replace_all_uses_except(constraint.results[0], constraint)
         constraint_sharding = TensorSharding.from_attr(sharding)
         if constraint_sharding.unreduced:
-            # Unreduced axes don't propagate, so the value itself must carry them (with their kind).
-            open_sharding = TensorSharding.fully_open(constraint_sharding.mesh, rank(value))
+            # Unreduced axes don't propagate, so the value itself must carry them (with their kind), on the mesh
+            # of its own (open) sharding if it has one.
+            current = get_sharding(value) or TensorSharding.fully_open(constraint_sharding.mesh, rank(value))
             set_sharding(
                 value,
                 dataclasses.replace(
-                    open_sharding, unreduced=constraint_sharding.unreduced, reduction=constraint_sharding.reduction
+                    current, unreduced=constraint_sharding.unreduced, reduction=constraint_sharding.reduction
                 ),
             )
         return False
@@ -104,7 +121,7 @@ def _chain_tail(head: ir.Operation) -> ir.Operation | None:
     value = head.operands[0]
     if isinstance(value, ir.OpResult) and value.owner.name == CONSTRAINT:
         return None
-    if get_sharding(value) is not None or _used_by_constraint(value, excluded=head):
+    if _has_sharding(value) or _used_by_constraint(value, excluded=head):
         return None
     tail = head
     while True:
