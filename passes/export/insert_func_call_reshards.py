@@ -68,6 +68,7 @@ class InsertFuncCallReshardsPass(Pass):
     argument = "sdy-insert-func-call-reshards"
     summary = "Inserts reshards for func and call sharding conflicts."
     anchor = MODULE
+    leaves_invalid_ir = True  # e.g. a reshard changing the reduction kind of kept unreduced axes
 
     def run(self, op: ir.Operation) -> None:
         funcs = functions_by_name(op)

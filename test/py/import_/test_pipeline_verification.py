@@ -34,9 +34,11 @@ def test_only_the_steps_that_leave_invalid_ir_are_verified_after():
         (NestedPipeline("func.func", (PassStep("sdy-explicit-gather-scatter-batching"),)),),
         (PassStep("sdy-import-func-calls", (("add-data-flow-edges-on-named-computations", "true"),)),),
     ]
+    # Then the reshards of calls whose shardings conflict with their callee's.
+    assert verified[2] == (PassStep("sdy-insert-func-call-reshards"),)
     # The export steps end the pipeline: explicit reshards (options vary by line) are verified after too, with the
     # function steps next to them (the unreduced-axes verifier, on the lines that have it), as MLIR groups them.
-    [group] = verified[2:]
+    [group] = verified[3:]
     names = [step.name for nested in group for step in nested.steps]
     assert all(nested.anchor == "func.func" for nested in group)
     assert names[-1] == "sdy-insert-explicit-reshards" and set(names[:-1]) <= {"sdy-verify-unreduced-axes"}
