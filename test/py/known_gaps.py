@@ -17,31 +17,10 @@ EMPTY_EDGES_0_12 = (
     " (test_debug_info.py shows each)"
 )
 
-REDUCTION_KIND_SLOW_SEEDS_0_12 = (
-    "on seeds past the fast sample, differences the suite's C++ defects do not explain remain: the C++ builds a "
-    "collective_permute between two meshes of other names and the same devices and rejects it (pysdy gives a "
-    "module); the C++ drops a callee result's priority; the C++ user-priority crash on unused ops with priorities "
-    "also differs on a module without them; a few insert-explicit-reshards, propagation and export pipeline seeds "
-    "(issue 23 stays open)"
-)
-REDUCTION_KIND_SLOW_GAPS = {
-    f"test/py/export/test_reduction_kinds_random.py::test_pass_matches_cpp_on_more_seeds[{pipeline}]":
-        REDUCTION_KIND_SLOW_SEEDS_0_12
-    for pipeline in (
-        "sdy-user-priority-propagate",
-        "sdy-propagation-pipeline",
-        "func.func(sdy-insert-explicit-reshards{enable-full-version=true})",
-        "func.func(sdy-insert-explicit-reshards)",
-        "sdy-export-pipeline",
-        "sdy-export-pipeline{enable-insert-explicit-collectives=true}",
-    )
-}
-
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
     "0.11": {},
     "0.12": {
-        **REDUCTION_KIND_SLOW_GAPS,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[insert-reshards-full-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-cmv1-default-argmax_and_argmin]': ARGMAX_0_12,
