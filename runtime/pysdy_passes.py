@@ -10,13 +10,9 @@ from jaxlib.mlir import ir
 
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.expanding_broadcasts import split_expanding_broadcasts
+from pysdy.runtime.shardings_as_constraints import shardings_as_constraints
 from pysdy.runtime.unreduced_sources import refuse_unreduced_from_replicated
-from pysdy.runtime.xla_limits import (
-    drop_custom_call_shardings_xla_rejects,
-    pin_loop_invariants,
-    reshards_as_constraints,
-    unify_branch_results,
-)
+from pysdy.runtime.xla_limits import pin_loop_invariants, reshards_as_constraints, unify_branch_results
 
 ROUTES = ("gspmd", "sdy")
 IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
@@ -52,20 +48,22 @@ def propagate(module: ir.Module, route: str) -> list[str]:
 def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     """Turns a propagated module into what XLA compiles on `route`; returns a note per sharding changed for XLA.
 
-    Both routes first rewrite the loops XLA rejects into equivalent ones it
-    compiles, shardings kept (xla_limits.py). gspmd: a module that makes
-    unreduced axes out of replicated values is refused (RuntimeInputError, see
-    unreduced_sources.py), else the broadcasts XLA's translation would shard
-    badly are split (expanding_broadcasts.py), then
-    `xla-sdy-stablehlo-export-pipeline`. sdy: branch results are unified, the
-    reshards at calls become constraints and the custom-call shardings XLA
-    rejects are dropped (its Shardy partitioner propagates them again).
+    gspmd: the loops XLA rejects are rewritten into equivalent ones
+    (xla_limits.py), a module that makes unreduced axes out of replicated values
+    is refused (RuntimeInputError, see unreduced_sources.py), the broadcasts
+    XLA's translation would shard badly are split (expanding_broadcasts.py),
+    then `xla-sdy-stablehlo-export-pipeline`. sdy: branch results are unified,
+    reshards become constraints (xla_limits.py), and every op's sharding is
+    handed over as constraints on its results, as JAX writes shardings
+    (shardings_as_constraints.py).
     """
-    pin_loop_invariants(module)
     if route == "gspmd":
+        pin_loop_invariants(module)
         refuse_unreduced_from_replicated(module)
         split_expanding_broadcasts(module)
         run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
         return []
     unify_branch_results(module)
-    return reshards_as_constraints(module) + drop_custom_call_shardings_xla_rejects(module)
+    notes = reshards_as_constraints(module)
+    shardings_as_constraints(module)
+    return notes

@@ -1,14 +1,13 @@
-"""Module forms jaxlib's XLA cannot compile, changed before the hand-off: rewritten into equivalent ones, shardings kept ((a)-(c)), or unsharded where XLA shards again ((d)).
+"""Module forms jaxlib's XLA cannot compile, rewritten before the hand-off into equivalent ones, shardings kept.
 
-(a) A sharded `stablehlo.while` whose body returns one of its arguments
-unchanged: the conversion to HLO lifts that loop-invariant operand out of the
-loop tuple but keeps its element of the while's tuple sharding, and XLA then
-fails a RET_CHECK in hlo_sharding.cc ("has N leaf nodes while this sharding
-has M") or crashes the process. XLA's own export (the C++
-`xla-sdy-stablehlo-export-pipeline`) leaves such loops as they are: JAX never
-shards a while loop, so XLA's own flow never meets one. The body returns a
+(a) On the gspmd route, a sharded `stablehlo.while` whose body returns one of
+its arguments unchanged: the conversion to HLO lifts that loop-invariant
+operand out of the loop tuple but keeps its element of the while's tuple
+sharding, and XLA then fails a RET_CHECK in hlo_sharding.cc ("has N leaf
+nodes while this sharding has M") or crashes the process. The body returns a
 sharding constraint of the argument to the loop's own sharding of it instead:
 the identity for the partitioner, and the operand stays in the loop state.
+(The sdy route hands no sharding on a loop: shardings_as_constraints.py.)
 (b) `stablehlo.case` / `stablehlo.if` branches returning values sharded
 differently from each other or from the op's result: HLO's verifier rejects
 the conditional ("Inconsistent conditional sharding among instructions")
@@ -20,28 +19,16 @@ before it exports reshards, and then fails with "'sdy.reshard' op unknown
 mesh". After propagation a reshard to a sharding pins the same sharding on its
 result as an `sdy.sharding_constraint`, which that path does export, so it
 becomes one.
-(d) On the sdy route, an `ApproxTopK` custom call (`jax.lax.approx_max_k`)
-that is sharded or whose results feed sharded ops: jaxlib's compile path then
-gives the call an `mhlo.sharding`, which the conversion of ApproxTopK to HLO
-rejects ("mhlo.sharding is not a supported attribute for ApproxTopK"). Those
-shardings are dropped; XLA's Shardy partitioner propagates again, so it gives
-them back after that conversion.
 """
-
 from __future__ import annotations
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from pysdy.dialects.sdy import TensorSharding
-from pysdy.passes.common.custom_calls import custom_call_target
 from pysdy.passes.common.data_flow import terminator_operands
 from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.passes.common.value_shardings import get_sharding
-
-
-def _where(op: ir.Operation) -> str:
-    return str(op.location)
 
 
 def reshards_as_constraints(module: ir.Module) -> list[str]:
@@ -99,27 +86,3 @@ def unify_branch_results(module: ir.Module) -> None:
             for branch, sharding in zip(op.regions, shardings):
                 if sharding != target:
                     _return_constrained(branch, index, target)
-
-
-# Custom calls whose conversion to HLO rejects any sharding (d).
-_UNSHARDABLE_CUSTOM_CALLS = {"ApproxTopK"}
-
-
-def drop_custom_call_shardings_xla_rejects(module: ir.Module) -> list[str]:
-    """Removes the `sdy.sharding`s of (d): of each such custom call and of the ops using its results; one note per
-    custom call, naming it."""
-    notes = []
-    for op in nested_ops_named(module.operation, {"stablehlo.custom_call"}):
-        target = custom_call_target(op)
-        if target not in _UNSHARDABLE_CUSTOM_CALLS:
-            continue
-        users = [use.owner.operation for result in op.results for use in result.uses]
-        sharded = [o for o in [op, *users] if "sdy.sharding" in o.attributes]
-        for owner in sharded:
-            del owner.attributes["sdy.sharding"]
-        if sharded:
-            notes.append(
-                f"dropped the shardings of the {target} custom call at {_where(op)} and its users: jaxlib's XLA "
-                "rejects any sharding on it before partitioning; XLA's Shardy propagation gives them back"
-            )
-    return notes

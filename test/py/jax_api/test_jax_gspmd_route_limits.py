@@ -4,6 +4,7 @@ plain `jax.jit` does."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import jax
@@ -69,9 +70,9 @@ def test_the_gspmd_route_sends_it_to_the_sdy_route_with_a_warning(mesh, feature)
     assert mismatch(np.asarray(result), expected) is None
 
 
-def test_the_sdy_route_compiles_approx_top_k_without_its_sharding(mesh):
-    """jaxlib's compile path rejects any sharding on ApproxTopK (runtime/xla_limits.py (d)): the hand-off leaves it
-    for XLA's Shardy propagation to give back."""
+def test_the_sdy_route_hands_approx_top_k_its_sharding_as_constraints(mesh):
+    """jaxlib's compile path rejects any sharding on an ApproxTopK custom call: the sdy route, which hands every
+    op's sharding over as constraints on its results (runtime/shardings_as_constraints.py), compiles it."""
     function, argument = _approx_top_k(mesh)
     expected = np.asarray(function(argument))
     with pysdy.jax.pipeline_hook(route="sdy"), warnings.catch_warnings():
@@ -80,5 +81,8 @@ def test_the_sdy_route_compiles_approx_top_k_without_its_sharding(mesh):
             argument
         )
     record = pysdy.jax.compilations()[-1]
-    assert record.route == "sdy" and any("ApproxTopK custom call" in note for note in record.notes), record.notes
+    assert record.route == "sdy" and record.notes == ()
+    [call] = [line for line in record.exported_module.splitlines() if "@ApproxTopK" in line]
+    assert "sdy.sharding" not in call
+    assert re.search(r"sdy\.sharding_constraint %\w+#0 <@\w+, \[\{\"x\"", record.exported_module), record.exported_module
     assert mismatch(np.asarray(result), expected) is None

@@ -95,10 +95,10 @@ def _assert_close(name: str, index: int, partitioned: np.ndarray, reference: np.
     assert difference is None, f"{name} output {index}: {difference}"
 
 
-# What each route hands XLA for a loop whose sharding is kept.
+# What each route hands XLA for a loop whose sharding is kept: on the sdy route, constraints on its results.
 LOOP_SHARDING_HANDED = {
     "gspmd": r'stablehlo\.while.*mhlo\.sharding = "\{\{',
-    "sdy": r"stablehlo\.while.*sdy\.sharding = #sdy\.sharding_per_value",
+    "sdy": r"(?s)(%\w+):\d+ = stablehlo\.while.*sdy\.sharding_constraint \1#",
 }
 
 

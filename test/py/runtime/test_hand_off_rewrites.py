@@ -1,5 +1,6 @@
 """The hand-off's rewrites of what jaxlib's XLA rejects or partitions badly (runtime/xla_limits.py,
-runtime/expanding_broadcasts.py): each keeps the module's values and shardings, and XLA then compiles it."""
+runtime/expanding_broadcasts.py, runtime/shardings_as_constraints.py): each keeps the module's values and
+shardings, and XLA then compiles it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from runtime_runs import checked_run
 from pysdy.dialects.context import make_context
 from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.runtime.expanding_broadcasts import split_expanding_broadcasts
+from pysdy.runtime.shardings_as_constraints import shardings_as_constraints
 from pysdy.runtime.xla_limits import pin_loop_invariants, unify_branch_results
 
 _HEADER = """module @m attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
@@ -69,6 +71,43 @@ def test_unsharded_loop_is_left_alone():
     )
     with make_context():
         assert str(_rewritten(text, pin_loop_invariants)) == str(ir.Module.parse(text))
+
+
+def test_op_shardings_become_constraints_on_the_results_they_shard():
+    with make_context():
+        module = _rewritten(LOOP, shardings_as_constraints)
+        (loop,) = nested_ops_named(module.operation, {"stablehlo.while"})
+        assert "sdy.sharding" not in loop.attributes
+        body = list(loop.regions[1].blocks[0].operations)
+        multiply = next(op for op in body if op.name == "stablehlo.multiply")
+        assert "sdy.sharding" not in multiply.attributes
+        (use,) = multiply.results[0].uses
+        assert use.owner.name == "sdy.sharding_constraint"
+        assert str(use.owner.attributes["sharding"]) == '#sdy.sharding<@mesh, [{"x"}, {}]>'
+        # Only the loop's used result has a constraint, right after the loop; the function keeps its shardings.
+        (returned,) = _returned(module.body.operations[1].regions[0])
+        assert returned.owner.name == "sdy.sharding_constraint" and returned.owner.operands[0] == loop.results[2]
+        assert len(nested_ops_named(module.operation, {"sdy.sharding_constraint"})) == 2
+        assert 'sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>' in str(module.body.operations[1])
+
+
+def test_a_maximal_sharding_stays_on_its_op():
+    text = """module @m attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+  func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = stablehlo.custom_call @callback(%arg0) {has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>]>} : (tensor<8xf32>) -> tensor<8xf32>
+    %1 = stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<8xf32>
+    return %1 : tensor<8xf32>
+  }
+}"""
+    with make_context():
+        module = _rewritten(text, shardings_as_constraints)
+        (call,) = nested_ops_named(module.operation, {"stablehlo.custom_call"})
+        assert str(call.attributes["sdy.sharding"]) == "#sdy.sharding_per_value<[<@maximal_mesh_0, []>]>"
+        (negate,) = nested_ops_named(module.operation, {"stablehlo.negate"})
+        assert "sdy.sharding" not in negate.attributes
+        assert [op.name for op in nested_ops_named(module.operation, {"sdy.sharding_constraint"})] == ["sdy.sharding_constraint"]
 
 
 BRANCHES = _HEADER + """
