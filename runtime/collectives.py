@@ -28,6 +28,12 @@ _ARRAY_SHAPE = re.compile(r"\b([a-z]\w*)\[([\d,]*)\]")
 _OPERAND = re.compile(r"%([\w.\-]+)")
 _EXPLICIT_GROUPS = re.compile(r"(?:replica_groups|source_target_pairs)=\{((?:\{[\d,]*\},?)*)\}")
 _IOTA_GROUPS = re.compile(r"replica_groups=\[([\d,]+)\]<=\[([\d,]+)\](?:T\(([\d,]+)\))?")
+# XLA's mesh spelling (jaxlib 0.10 on): `mesh['a'=4,'b'=2] {'a'}`, a group for each value of the axes not listed;
+# the mesh's devices in iota order unless `, device_ids=([dims]T(perm))` says otherwise.
+_MESH_GROUPS = re.compile(
+    r"replica_groups=mesh\[([^\]]*)\](?:, device_ids=\(\[([\d,]+)\](?:T\(([\d,]+)\))?\))? \{([^}]*)\}"
+)
+_MESH_AXIS = re.compile(r"'([^']+)'=(\d+)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,7 +81,35 @@ def iota_groups(group_dims: str, reshape_dims: str, transpose: str | None) -> tu
     return tuple(tuple(int(d) for d in row) for row in devices.reshape(shape[0], -1))
 
 
+def mesh_groups(
+    axes: str, grouped: str, device_dims: str | None = None, device_transpose: str | None = None
+) -> tuple[tuple[int, ...], ...]:
+    """`mesh[axes] {grouped}`: the mesh's devices (iota, or the iota over `device_dims` transposed by
+    `device_transpose`) laid out row-major over its axes; one group per value of the other axes, its devices
+    ordered by the grouped axes as listed."""
+    names = [name for name, _ in _MESH_AXIS.findall(axes)]
+    sizes = [int(size) for _, size in _MESH_AXIS.findall(axes)]
+    listed = re.findall(r"'([^']+)'", grouped)
+    if not names or any(name not in names for name in listed):
+        raise ValueError(f"unknown replica groups: mesh[{axes}] {{{grouped}}}")
+    devices = np.arange(math.prod(sizes))
+    if device_dims is not None:
+        devices = devices.reshape([int(d) for d in device_dims.split(",")])
+        if device_transpose:
+            devices = devices.transpose([int(p) for p in device_transpose.split(",")])
+    inner = [names.index(name) for name in listed]
+    order = [axis for axis in range(len(names)) if axis not in inner] + inner
+    devices = devices.reshape(sizes).transpose(order)
+    return tuple(tuple(int(d) for d in row) for row in devices.reshape(-1, math.prod(sizes[a] for a in inner)))
+
+
 def _groups(attributes: str) -> tuple[tuple[int, ...], ...]:
+    mesh = _MESH_GROUPS.search(attributes)
+    if mesh:
+        axes, device_dims, device_transpose, grouped = mesh.groups()
+        return mesh_groups(axes, grouped, device_dims, device_transpose)
+    if "replica_groups=mesh" in attributes:
+        raise ValueError(f"unknown replica groups in: {attributes}")
     iota = _IOTA_GROUPS.search(attributes)
     if iota:
         return iota_groups(*iota.groups())

@@ -1,6 +1,8 @@
 """Reading collectives from partitioned HLO text: kinds, replica groups in both spellings, bytes per device and per run."""
 
-from pysdy.runtime.collectives import find_collectives, iota_groups, sent_bytes_per_run, shape_bytes
+import pytest
+
+from pysdy.runtime.collectives import find_collectives, iota_groups, mesh_groups, sent_bytes_per_run, shape_bytes
 
 HLO = """
 HloModule m, entry_computation_layout={(f32[8,16]{1,0})->f32[8,16]{1,0}}
@@ -28,6 +30,29 @@ def test_kinds_in_text_order_without_async_done_halves():
 def test_iota_replica_groups_reshape_then_transpose():
     assert iota_groups("2,4", "8", None) == ((0, 1, 2, 3), (4, 5, 6, 7))
     assert iota_groups("4,2", "2,4", "1,0") == ((0, 4), (1, 5), (2, 6), (3, 7))
+
+
+def test_mesh_replica_groups_vary_the_listed_axes():
+    assert mesh_groups("'stage'=2,'local'=4", "'local'") == ((0, 1, 2, 3), (4, 5, 6, 7))
+    assert mesh_groups("'axis_0'=4,'axis_1'=1,'axis_2'=2", "'axis_0'") == ((0, 2, 4, 6), (1, 3, 5, 7))
+    assert mesh_groups("'a'=2,'b'=2,'c'=2", "'c','a'") == ((0, 4, 1, 5), (2, 6, 3, 7))
+    assert mesh_groups("'x'=8", "'x'") == (tuple(range(8)),)
+    # With device ids: iota over [4,2] transposed, so the mesh's devices run 0, 2, 4, 6, 1, 3, 5, 7.
+    assert mesh_groups("'a'=1,'b'=1,'c'=2,'d'=4", "'c'", "4,2", "1,0") == ((0, 1), (2, 3), (4, 5), (6, 7))
+    assert mesh_groups("'a'=1,'b'=1,'c'=2,'d'=4", "'d'", "4,2", "1,0") == ((0, 2, 4, 6), (1, 3, 5, 7))
+    with pytest.raises(ValueError, match="unknown replica groups"):
+        mesh_groups("'x'=8", "'y'")
+
+
+def test_a_mesh_spelling_counts_bytes_in_its_groups():
+    line = "  %ag = f32[16,4]{1,0} all-gather(%p), channel_id=5, replica_groups=mesh['a'=4,'b'=2] {'a'}, dimensions={0}"
+    text = HLO.replace("  ROOT %all-to-all", line + "\n  ROOT %all-to-all")
+    (gather,) = [c for c in find_collectives(text, 8) if c.name == "ag"]
+    assert gather.groups == ((0, 2, 4, 6), (1, 3, 5, 7))
+    assert gather.sent_bytes == 16 * 4 * 4 * 3 // 4
+    with_ids = text.replace("mesh['a'=4,'b'=2] {'a'}", "mesh['a'=4,'b'=2], device_ids=([2,4]T(1,0)) {'a'}")
+    (gather,) = [c for c in find_collectives(with_ids, 8) if c.name == "ag"]
+    assert gather.groups == ((0, 1, 2, 3), (4, 5, 6, 7))
 
 
 def test_groups_of_each_spelling():
