@@ -17,8 +17,18 @@ EMPTY_EDGES_0_12 = (
     " (test_debug_info.py shows each)"
 )
 
+NNX_BYTES_0_10 = (
+    "on jax 0.10 XLA's own flow gathers a 64x64 embedding shard and all-to-alls where pysdy's propagation (the C++ "
+    "Shardy's, verify mode agrees) gathers the batch of the one-hot activations: 5674502 bytes per step against "
+    "5613062 (on 0.12 pysdy's 5674502 is below XLA's 5686790)"
+)
+
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
+    "0.10": {
+        "test/py/jax_api/test_framework_programs.py::test_training_step_sends_no_more_collective_bytes_than_plain_jax"
+        "[nnx_scan_remat_decoder_adamw]": NNX_BYTES_0_10,
+    },
     "0.11": {},
     "0.12": {
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[insert-reshards-full-default-argmax_and_argmin]': ARGMAX_0_12,

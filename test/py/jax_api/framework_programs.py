@@ -1,0 +1,251 @@
+"""Training steps written the way users of Flax (NNX and linen), Equinox and optax write them, on 8 CPU devices.
+
+Each program is a function building everything afresh (model, optimizer, data, the jitted step: a new function, so
+JAX's caches never hand one run's executable to the next) and returning a callable that runs one step and returns
+every result: the loss, the optimizer state and the updated parameters.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, NamedSharding
+from jax.sharding import PartitionSpec as P
+
+Step = Callable[[], object]
+PROGRAMS: dict[str, Callable[[], Step]] = {}
+# The framework each program needs, by program.
+FRAMEWORKS: dict[str, str] = {}
+
+
+def program(framework: str):
+    def register(build: Callable[[], Step]) -> Callable[[], Step]:
+        PROGRAMS[build.__name__] = build
+        FRAMEWORKS[build.__name__] = framework
+        return build
+
+    return register
+
+
+def _mesh(axis_type=AxisType.Auto):
+    return jax.make_mesh((4, 2), ("data", "model"), axis_types=(axis_type,) * 2)
+
+
+def _tokens(mesh, batch: int, length: int, vocab: int):
+    values = np.random.default_rng(0).integers(0, vocab, (batch, length))
+    return jax.device_put(values, NamedSharding(mesh, P("data", None)))
+
+
+@program("flax")
+def nnx_scan_remat_decoder_adamw() -> Step:
+    """Flax NNX: layers stacked with nnx.vmap, run with nnx.scan over nnx.remat, FSDP on "data" and tensor
+    parallelism on "model" through logical axis rules; AdamW through optax."""
+    import optax
+    from flax import nnx
+
+    width, hidden, vocab, batch, length, layers = 64, 256, 128, 16, 32, 4
+    rules = (("embed", "data"), ("mlp", "model"), ("vocab", "model"))
+
+    class Block(nnx.Module):
+        def __init__(self, rngs):
+            def part(*names):
+                return nnx.with_partitioning(nnx.initializers.lecun_normal(), names)
+
+            self.up = nnx.Linear(width, hidden, kernel_init=part("embed", "mlp"), use_bias=False, rngs=rngs)
+            self.down = nnx.Linear(hidden, width, kernel_init=part("mlp", "embed"), use_bias=False, rngs=rngs)
+            self.norm = nnx.RMSNorm(width, rngs=rngs)
+
+        def __call__(self, x):
+            return x + self.down(jax.nn.gelu(self.up(self.norm(x))))
+
+    class Decoder(nnx.Module):
+        def __init__(self, rngs):
+            init = nnx.with_partitioning(nnx.initializers.normal(0.02), ("vocab", "embed"))
+            self.embed = nnx.Embed(vocab, width, embedding_init=init, rngs=rngs)
+
+            @nnx.split_rngs(splits=layers)
+            @nnx.vmap(in_axes=(0,), out_axes=0, transform_metadata={nnx.PARTITION_NAME: None})
+            def make(rngs):
+                return Block(rngs)
+
+            self.blocks = make(rngs)
+            head_init = nnx.with_partitioning(nnx.initializers.lecun_normal(), ("embed", "vocab"))
+            self.head = nnx.Linear(width, vocab, kernel_init=head_init, use_bias=False, rngs=rngs)
+
+        def __call__(self, tokens):
+            x = jax.nn.one_hot(tokens, vocab, dtype=jnp.float32) @ self.embed.embedding.value
+
+            @nnx.scan(in_axes=(nnx.Carry, 0), out_axes=nnx.Carry, transform_metadata={nnx.PARTITION_NAME: None})
+            @nnx.remat
+            def body(x, block):
+                return block(x)
+
+            return self.head(body(x, self.blocks))
+
+    mesh = _mesh()
+    with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
+        model = Decoder(nnx.Rngs(0))
+        state = nnx.state(model)
+        specs = nnx.get_partition_spec(state)
+        nnx.update(model, jax.tree.map(lambda a, s: jax.device_put(a, NamedSharding(mesh, s)), state, specs))
+        tokens = _tokens(mesh, batch, length, vocab)
+    # Adam's first step moves each parameter by lr * g / (|g| + eps): with the default eps of 1e-8, a gradient near
+    # 1e-8 turns the rounding of a reduction in another order into a parameter difference of 4e-5 (seen on 0.10).
+    tx = optax.adamw(1e-3, eps=1e-5)
+    opt_state = tx.init(nnx.state(model, nnx.Param))
+
+    @nnx.jit
+    def step(model, opt_state, tokens):
+        def loss_fn(model):
+            return optax.softmax_cross_entropy_with_integer_labels(model(tokens), tokens).mean()
+
+        loss, grads = nnx.value_and_grad(loss_fn)(model)
+        params = nnx.state(model, nnx.Param)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        nnx.update(model, optax.apply_updates(params, updates))
+        return loss, opt_state
+
+    def run():
+        with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
+            loss, new_state = step(model, opt_state, tokens)
+        return loss, new_state, nnx.state(model, nnx.Param)
+
+    return run
+
+
+@program("flax")
+def linen_scan_remat_logical_adafactor() -> Step:
+    """Flax linen: nn.scan over nn.remat blocks, activations constrained with nn.with_logical_constraint under
+    logical axis rules; Adafactor (factored second moments) through optax."""
+    import optax
+    from flax import linen as nn
+
+    width, hidden, batch, length, layers = 64, 128, 16, 8, 3
+    rules = (("batch", "data"), ("embed", None), ("mlp", "model"))
+
+    class Block(nn.Module):
+        @nn.compact
+        def __call__(self, x, _):
+            kernel = nn.with_logical_partitioning(nn.initializers.lecun_normal(), ("embed", "mlp"))
+            back = nn.with_logical_partitioning(nn.initializers.lecun_normal(), ("mlp", "embed"))
+            h = nn.Dense(hidden, use_bias=False, kernel_init=kernel)(nn.LayerNorm()(x))
+            h = nn.with_logical_constraint(jax.nn.relu(h), ("batch", None, "mlp"))
+            x = x + nn.Dense(width, use_bias=False, kernel_init=back)(h)
+            return nn.with_logical_constraint(x, ("batch", None, "embed")), None
+
+    class Model(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            stack = nn.scan(
+                nn.remat(Block),
+                variable_axes={"params": 0},
+                split_rngs={"params": True},
+                length=layers,
+                metadata_params={nn.PARTITION_NAME: None},
+            )
+            x, _ = stack()(x, None)
+            return jnp.mean(x**2)
+
+    mesh = _mesh()
+    inputs = jax.device_put(
+        np.random.default_rng(1).standard_normal((batch, length, width)).astype(np.float32),
+        NamedSharding(mesh, P("data", None, None)),
+    )
+    model = Model()
+    with jax.set_mesh(mesh), nn.logical_axis_rules(rules):
+        abstract = jax.eval_shape(model.init, jax.random.key(0), inputs)
+        shardings = nn.logical_to_mesh_sharding(nn.get_partition_spec(abstract), mesh, rules)
+        params = jax.jit(model.init, out_shardings=shardings)(jax.random.key(0), inputs)
+    tx = optax.adafactor(1e-2)
+    opt_state = tx.init(params)
+
+    @jax.jit
+    def step(params, opt_state, inputs):
+        with nn.logical_axis_rules(rules):
+            loss, grads = jax.value_and_grad(model.apply)(params, inputs)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return loss, optax.apply_updates(params, updates), opt_state
+
+    def run():
+        with jax.set_mesh(mesh):
+            return step(params, opt_state, inputs)
+
+    return run
+
+
+@program("equinox")
+def equinox_mlp_filter_shard_adamw() -> Step:
+    """Equinox: an eqx.nn.MLP trained under eqx.filter_jit, data and parameters placed with eqx.filter_shard;
+    AdamW through optax."""
+    import equinox as eqx
+    import optax
+
+    mesh = _mesh()
+    data_sharding = NamedSharding(mesh, P("data"))
+    replicated = NamedSharding(mesh, P())
+    model = eqx.nn.MLP(32, 8, width_size=64, depth=2, key=jax.random.key(0))
+    model = eqx.filter_shard(model, replicated)
+    rng = np.random.default_rng(2)
+    x = jax.device_put(rng.standard_normal((64, 32)).astype(np.float32), data_sharding)
+    y = jax.device_put(rng.standard_normal((64, 8)).astype(np.float32), data_sharding)
+    tx = optax.adamw(1e-3)
+    opt_state = tx.init(eqx.filter(model, eqx.is_array))
+
+    @eqx.filter_jit
+    def step(model, opt_state, x, y):
+        x, y = eqx.filter_shard((x, y), data_sharding)
+        model = eqx.filter_shard(model, replicated)
+
+        @eqx.filter_value_and_grad
+        def loss_fn(model):
+            return jnp.mean((jax.vmap(model)(x) - y) ** 2)
+
+        loss, grads = loss_fn(model)
+        updates, opt_state = tx.update(grads, opt_state, eqx.filter(model, eqx.is_array))
+        model = eqx.apply_updates(model, updates)
+        return loss, eqx.filter_shard(model, replicated), opt_state
+
+    def run():
+        loss, new_model, new_state = step(model, opt_state, x, y)
+        return loss, eqx.filter(new_model, eqx.is_array), new_state
+
+    return run
+
+
+@program("optax")
+def optax_adamw_gradient_accumulation_fori() -> Step:
+    """Plain JAX with optax: gradients of an FSDP-sharded MLP accumulated over microbatches in a lax.fori_loop,
+    then one AdamW update."""
+    import optax
+
+    mesh = _mesh()
+    rng = np.random.default_rng(3)
+    params = {
+        "w1": jax.device_put(rng.standard_normal((32, 128)).astype(np.float32) * 0.1, NamedSharding(mesh, P("data", "model"))),
+        "w2": jax.device_put(rng.standard_normal((128, 32)).astype(np.float32) * 0.1, NamedSharding(mesh, P("model", "data"))),
+    }
+    batches = jax.device_put(rng.standard_normal((4, 16, 32)).astype(np.float32), NamedSharding(mesh, P(None, "data")))
+    tx = optax.adamw(1e-3)
+    opt_state = tx.init(params)
+
+    def loss_fn(params, x):
+        return jnp.mean((jnp.tanh(x @ params["w1"]) @ params["w2"] - x) ** 2)
+
+    @functools.partial(jax.jit, donate_argnums=())
+    def step(params, opt_state, batches):
+        def accumulate(i, carry):
+            loss, grads = carry
+            value, grad = jax.value_and_grad(loss_fn)(params, batches[i])
+            return loss + value, jax.tree.map(jnp.add, grads, grad)
+
+        zeros = jax.tree.map(jnp.zeros_like, params)
+        loss, grads = jax.lax.fori_loop(0, batches.shape[0], accumulate, (0.0, zeros))
+        grads = jax.tree.map(lambda g: g / batches.shape[0], grads)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return loss, optax.apply_updates(params, updates), opt_state
+
+    return lambda: step(params, opt_state, batches)
