@@ -192,6 +192,7 @@ def uninstall() -> None:
     config.config.update(HOOK_ACTIVE.name, False)
     with _STATE.lock:
         _STATE.installed = False
+        _STATE.verify = False  # verify mode was install()'s: open `pipeline_hook()` blocks compile without it
         _STATE.unpatch_if_unused()
 
 

@@ -163,6 +163,20 @@ def test_install_patches_the_seam_until_uninstall(mesh, xla_compiles):
     assert [c.propagated for c in xla_compiles] == [True, False]
 
 
+def test_uninstall_ends_verify_mode(mesh, monkeypatch):
+    compared = []
+    monkeypatch.setattr(hook, "differences_from_jaxlib", lambda name, *rest: compared.append(name) or [])
+    x, w = _inputs()
+    pysdy.jax.install(verify=True)
+    try:
+        _sharded_matmul(mesh, "_verified")(x, w)
+    finally:
+        pysdy.jax.uninstall()
+    with pysdy.jax.pipeline_hook():
+        _sharded_matmul(mesh, "_after_verify")(x, w)
+    assert compared == ["jit_matmul_verified"]
+
+
 def test_pysdy_jit_is_jax_jit_through_pysdy(mesh, xla_compiles):
     x, w = _inputs()
     shardings = (NamedSharding(mesh, P("x", "y")), NamedSharding(mesh, P("y", None)))
