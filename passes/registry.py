@@ -169,7 +169,7 @@ def _exists_on_installed_line(cls: type[Pass]) -> bool:
 def lookup_pass(argument: str) -> type[Pass] | None:
     """The pass named `argument` on the installed jax line; imports only the module registering it."""
     if not is_sdy_pass_name(argument):
-        return None  # every pysdy pass has an sdy name
+        return None  # every pysdy pass has a name pysdy owns
     cls = _PASSES.get(argument)
     if cls is None and argument in PASS_MODULES:
         importlib.import_module(PASS_MODULES[argument])
@@ -181,8 +181,9 @@ def lookup_pass(argument: str) -> type[Pass] | None:
 
 
 def is_sdy_pass_name(argument: str) -> bool:
-    """Names pysdy owns: these never resolve to jaxlib's C++ passes."""
-    return argument.startswith(("sdy-", "xla-sdy-"))
+    """Names pysdy owns: these never resolve to jaxlib's C++ passes (Shardy's and XLA's names, and pysdy's own
+    `pysdy-` ones)."""
+    return argument.startswith(("sdy-", "xla-sdy-", "pysdy-"))
 
 
 def unknown_pass_message(argument: str, upstream: list[str]) -> str:

@@ -21,6 +21,7 @@ PROPAGATION_PIPELINE = "sdy-propagation-pipeline"
 # re-propagatable (no reshards or collectives, which jaxlib's compile path cannot carry into XLA's HLO).
 PROPAGATION_PIPELINE_FOR_SHARDY = "sdy-propagation-pipeline{avoid-export-for-partitioning=true}"
 EXPORT_PIPELINE = "xla-sdy-stablehlo-export-pipeline"
+REGION_OPS = ("stablehlo.while", "stablehlo.case", "stablehlo.if")
 
 
 def in_gspmd_form(module: ir.Module) -> bool:
@@ -58,9 +59,11 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     (shardings_as_constraints.py).
     """
     if route == "gspmd":
-        pin_loop_invariants(module)
         refuse_unreduced_from_replicated(module)
         split_expanding_broadcasts(module)
+        # XLA's GSPMD export gives an unsharded loop or conditional a replicated sharding: theirs stay.
+        pin_loop_invariants(module)
+        shardings_as_constraints(module, kept_on=REGION_OPS)
         run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
         return []
     unify_branch_results(module)

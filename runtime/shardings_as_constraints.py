@@ -1,4 +1,4 @@
-"""The sdy route's hand-off form: every op's propagated sharding handed to XLA as sharding constraints on its results.
+"""The hand-off form: every op's propagated sharding handed to XLA as sharding constraints on its results.
 
 JAX never writes a sharding on an ordinary op: its modules carry shardings on
 function arguments and results, on `sdy.sharding_constraint`s and on manual
@@ -11,15 +11,23 @@ an op using one of them (a remat's residuals under `scan`), and a sharded
 but keeps its sharding. So each sharded op hands its shardings over as what
 JAX writes for `with_sharding_constraint`: the op unsharded, a constraint to
 its sharding on each used result. XLA's propagation starts from the
-constraints and finds pysdy's shardings again; none is dropped.
+constraints and finds pysdy's shardings again; none is dropped. The gspmd route
+does the same before XLA's export, which writes the constraints as sharded
+copies, but keeps the shardings of loops and conditionals on them: that export
+gives an unsharded one a replicated sharding.
 
 Kept on the op: a sharding on a mesh without axes (a maximal one, JAX's own
-for host callbacks, which places the op itself on a device), and the
+for host callbacks, which places the op itself on a device); a sharding with
+unreduced axes, which says the op itself leaves partial results (unreduced
+axes do not propagate: from a constraint the op would reduce them first, and
+XLA's GSPMD partitioner aborts on an unreduced `@Sharding` call); and the
 shardings of an op with a result that is not a ranked tensor (a token), which
 a constraint cannot carry.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
@@ -31,11 +39,12 @@ from pysdy.passes.export.reshard_ir import MeshTable
 SHARDING = "sdy.sharding"
 
 
-def shardings_as_constraints(module: ir.Module) -> None:
-    """Moves each op's `sdy.sharding` onto constraints after it (see the module docstring)."""
+def shardings_as_constraints(module: ir.Module, kept_on: Collection[str] = ()) -> None:
+    """Moves each op's `sdy.sharding` onto constraints after it (see the module docstring), but on ops named in
+    `kept_on`."""
     meshes = MeshTable(module.operation)
     for op in nested_ops(module.operation):
-        if SHARDING not in op.attributes or not _may_move(op, meshes):
+        if SHARDING not in op.attributes or op.name in kept_on or not _may_move(op, meshes):
             continue
         shardings = sdy.TensorShardingPerValueAttr(op.attributes[SHARDING]).shardings
         del op.attributes[SHARDING]
@@ -52,4 +61,4 @@ def _may_move(op: ir.Operation, meshes: MeshTable) -> bool:
     if op.name == "func.func" or not all(isinstance(r.type, ir.RankedTensorType) for r in op.results):
         return False
     per_value = TensorShardingPerValue.from_attr(op.attributes[SHARDING])
-    return all(meshes.of(sharding).axes for sharding in per_value.shardings)
+    return all(meshes.of(sharding).axes and not sharding.unreduced for sharding in per_value.shardings)

@@ -29,6 +29,15 @@ from pysdy.passes.propagation.rules.registry import create_rule
 from pysdy.runtime.errors import RuntimeInputError
 
 
+class UnreducedFromReplicatedError(RuntimeInputError):
+    """The refusal, with the op's location and the message apart (a pass reports it there)."""
+
+    def __init__(self, location: ir.Location, message: str):
+        super().__init__(f"{location}: error: {message}")
+        self.location = location
+        self.message = message
+
+
 def refuse_unreduced_from_replicated(module: ir.Module) -> None:
     """Raises RuntimeInputError at the first op that makes an axis unreduced from operands replicated along it."""
     for op in nested_ops(module.operation):
@@ -42,11 +51,12 @@ def refuse_unreduced_from_replicated(module: ir.Module) -> None:
                 continue
             axes = ", ".join(str(ref) for ref in made)
             what = f"result {index} of @{_func_name(op)}" if op.name == "func.return" else f"result of {op.name}"
-            raise RuntimeInputError(
-                f"{op.location}: error: the {what} is unreduced along {axes}, but its operands are replicated "
-                "along those axes: XLA's GSPMD partitioner would keep a full copy on every device and a later "
-                "reduction would count the value once per device; pysdy does not build the zeroing "
-                "(sdy.replicated_to_unreduced) that XLA's Shardy route inserts"
+            raise UnreducedFromReplicatedError(
+                op.location,
+                f"the {what} is unreduced along {axes}, but its operands are replicated along those axes: XLA's "
+                "GSPMD partitioner would keep a full copy on every device and a later reduction would count the "
+                "value once per device; pysdy does not build the zeroing (sdy.replicated_to_unreduced) that XLA's "
+                "Shardy route inserts",
             )
 
 

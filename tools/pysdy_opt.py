@@ -23,7 +23,7 @@ from pysdy.passes.pipeline import (
     parse_options,
     parse_pipeline,
 )
-from pysdy.passes.registry import all_passes, lookup_pass, unknown_pass_message
+from pysdy.passes.registry import all_passes, is_sdy_pass_name, lookup_pass, unknown_pass_message
 from pysdy.tools.internal_error import report_internal_error
 from pysdy.versions import version_text
 
@@ -144,7 +144,7 @@ def parse_args(argv: list[str]) -> tuple[str, str | None, OptSettings]:
 
 
 def _is_upstream_pass(name: str) -> bool:
-    if name.startswith(("sdy-", "xla-sdy-")):
+    if is_sdy_pass_name(name):
         return False
     with make_context():
         try:

@@ -7,11 +7,12 @@ import contextlib
 import dataclasses
 import io
 
+import jax
 import jax_corpus  # noqa: F401  (gives JAX its 8 CPU devices before the backend starts)
 from child_process import in_child_process
 from pysdy.runtime.check import CheckResult, check_outputs
 from pysdy.runtime.collectives import find_collectives
-from pysdy.runtime.compile import compile_module
+from pysdy.runtime.compile import compile_module, compile_options, xla_compile
 from pysdy.runtime.execute import execute
 from pysdy.runtime.host_inputs import random_inputs
 from pysdy.tools.pysdy_run import main
@@ -36,6 +37,15 @@ def checked_run(text: str, route: str) -> CheckedRun:
     check = check_outputs(text, compiled, inputs, execute(compiled, inputs))
     collectives = find_collectives(compiled.partitioned_hlo(), len(compiled.devices))
     return CheckedRun(check, compiled.pipeline, frozenset(c.kind for c in collectives))
+
+
+@in_child_process
+def compiles_as_is(text: str, route: str) -> bool:
+    """Whether XLA compiles `text` unchanged for 8 devices on `route` (raises RuntimeInputError with XLA's message
+    where it does not; an abort fails the test)."""
+    devices = jax.devices()[:8]
+    xla_compile(text, devices, compile_options(devices, shardy=route == "sdy"))
+    return True
 
 
 @in_child_process

@@ -20,6 +20,7 @@ import pysdy.jax
 from pysdy.jax import hook
 from pysdy.runtime.collectives import sent_bytes_per_run
 from pysdy.runtime.comparison import mismatch
+from pysdy.runtime.pysdy_passes import ROUTES
 
 
 @contextlib.contextmanager
@@ -60,11 +61,11 @@ class Runs:
 
 
 @functools.cache
-def runs(name: str) -> Runs:
+def runs(name: str, route: str) -> Runs:
     with partitioned_hlo_of_compiles() as plain_hlo:
         reference = _leaves(PROGRAMS[name]()())
     before = pysdy.jax.hook_summary()
-    pysdy.jax.install(verify=True)
+    pysdy.jax.install(route=route, verify=True)
     try:
         with partitioned_hlo_of_compiles() as hooked_hlo:
             hooked = _leaves(PROGRAMS[name]()())
@@ -81,7 +82,7 @@ def runs(name: str) -> Runs:
         sum(sent_bytes_per_run(text, 8) for text in hooked_hlo),
     )
     print(
-        f"\n{name} | jax {jax.__version__} | compiles {result.compiles} | fallbacks {len(result.fallbacks)} | "
+        f"\n{name} | jax {jax.__version__} | route {route} | compiles {result.compiles} | fallbacks {len(result.fallbacks)} | "
         f"differences {len(result.differences)} | collective bytes hooked {result.hooked_bytes} vs plain "
         f"{result.plain_bytes}"
     )
@@ -101,10 +102,11 @@ def _leaves(outputs) -> list[np.ndarray]:
     return [np.asarray(leaf) for leaf in jax.tree.leaves(outputs)]
 
 
+@pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_training_step_through_the_hook_equals_plain_jax(name):
+def test_training_step_through_the_hook_equals_plain_jax(name, route):
     _framework(name)
-    run = runs(name)
+    run = runs(name, route)
     assert run.compiles >= 1
     assert run.fallbacks == () and run.differences == (), (run.fallbacks, run.differences)
     assert len(run.hooked) == len(run.reference)
@@ -112,8 +114,9 @@ def test_training_step_through_the_hook_equals_plain_jax(name):
         assert mismatch(actual, expected) is None, f"{name} result {index}: {mismatch(actual, expected)}"
 
 
+@pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_training_step_sends_no_more_collective_bytes_than_plain_jax(name):
+def test_training_step_sends_no_more_collective_bytes_than_plain_jax(name, route):
     _framework(name)
-    run = runs(name)
+    run = runs(name, route)
     assert run.hooked_bytes <= run.plain_bytes, f"{name}: {run.hooked_bytes} bytes per step, plain JAX {run.plain_bytes}"
