@@ -1,6 +1,7 @@
 """Module forms jaxlib's XLA cannot compile, rewritten before the hand-off into equivalent ones, shardings kept.
 
-(a) On the gspmd route, a sharded `stablehlo.while` whose body returns one of
+(a) On the gspmd route, a sharded `stablehlo.while` (or one in a manual
+computation, which XLA's export shards `{manual}`) whose body returns one of
 its arguments unchanged: the conversion to HLO lifts that loop-invariant
 operand out of the loop tuple but keeps its element of the while's tuple
 sharding, and XLA then fails a RET_CHECK in hlo_sharding.cc ("has N leaf
@@ -25,7 +26,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
-from pysdy.dialects.sdy import TensorSharding
+from pysdy.dialects.sdy import TensorSharding, TensorShardingPerValue
 from pysdy.passes.common.data_flow import terminator_operands
 from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.passes.common.value_shardings import get_sharding
@@ -63,16 +64,34 @@ def _return_constrained(region: ir.Region, index: int, sharding: TensorSharding)
 
 
 def pin_loop_invariants(module: ir.Module) -> None:
-    """(a): in each sharded while, each argument the body returns unchanged is returned through a constraint to
-    the loop's sharding of it."""
+    """(a): in each sharded while, and each while in a manual computation (whose loops XLA's export shards
+    `{manual}`), each argument the body returns unchanged is returned through a constraint to the loop's sharding
+    of it (replicated along the free axes where the loop has none)."""
     for loop in nested_ops_named(module.operation, {"stablehlo.while"}):
-        if "sdy.sharding" not in loop.attributes:
+        manual = _enclosing_manual_computation(loop)
+        if "sdy.sharding" not in loop.attributes and manual is None:
             continue
         body = loop.regions[1]
         arguments = body.blocks[0].arguments
         for index, (returned, argument) in enumerate(zip(terminator_operands(body), arguments)):
-            if returned == argument:
-                _return_constrained(body, index, get_sharding(loop.results[index]))
+            if returned == argument and isinstance(argument.type, ir.RankedTensorType):
+                sharding = get_sharding(loop.results[index]) or _replicated_in(manual, argument)
+                _return_constrained(body, index, sharding)
+
+
+def _enclosing_manual_computation(op: ir.Operation) -> ir.Operation | None:
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name == "sdy.manual_computation":
+            return parent
+        parent = parent.parent
+    return None
+
+
+def _replicated_in(manual: ir.Operation, value: ir.Value) -> TensorSharding:
+    """Closed and replicated along every axis, on the mesh of the manual computation's first in-sharding."""
+    mesh = TensorShardingPerValue.from_attr(manual.attributes["in_shardings"]).shardings[0].mesh
+    return TensorSharding.fully_closed(mesh, len(ir.RankedTensorType(value.type).shape))
 
 
 def unify_branch_results(module: ir.Module) -> None:

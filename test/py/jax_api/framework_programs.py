@@ -1,4 +1,5 @@
-"""Training steps written the way users of Flax (NNX and linen), Equinox and optax write them, on 8 CPU devices.
+"""Training steps written the way users of Flax (NNX and linen), Equinox, optax and JAX's own sharding APIs
+(explicit sharding mode, shard_map) write them, on 8 CPU devices.
 
 Each program is a function building everything afresh (model, optimizer, data, the jitted step: a new function, so
 JAX's caches never hand one run's executable to the next) and returning a callable that runs one step and returns
@@ -249,3 +250,161 @@ def optax_adamw_gradient_accumulation_fori() -> Step:
         return loss, optax.apply_updates(params, updates), opt_state
 
     return lambda: step(params, opt_state, batches)
+
+
+@program("jax")
+def explicit_sharding_mlp_sgd() -> Step:
+    """JAX's explicit sharding mode: typed shardings on an Explicit mesh, out_sharding on a matmul, and
+    jax.sharding.reshard between layers; a plain SGD step."""
+    mesh = _mesh(AxisType.Explicit)
+    rng = np.random.default_rng(4)
+    with jax.set_mesh(mesh):
+        w1 = jax.device_put(rng.standard_normal((32, 64)).astype(np.float32) * 0.1, P(None, "model"))
+        w2 = jax.device_put(rng.standard_normal((64, 32)).astype(np.float32) * 0.1, P("model", None))
+        x = jax.device_put(rng.standard_normal((16, 32)).astype(np.float32), P("data", None))
+
+    def loss_fn(params, x):
+        w1, w2 = params
+        h = jnp.tanh(jnp.matmul(x, w1, out_sharding=P("data", "model")))
+        h = jax.sharding.reshard(h, P("data", None))
+        y = jnp.matmul(h, w2, out_sharding=P("data", None))
+        return jnp.mean((y - x) ** 2)
+
+    @jax.jit
+    def step(params, x):
+        loss, grads = jax.value_and_grad(loss_fn)(params, x)
+        return loss, jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+
+    def run():
+        with jax.set_mesh(mesh):
+            return step((w1, w2), x)
+
+    return run
+
+
+@program("jax")
+def shard_map_moe_all_to_all() -> Step:
+    """A mixture-of-experts layer in shard_map: tokens dispatched to the experts' devices with all_to_all, each
+    expert's MLP, and the results combined back with another all_to_all; its gradient."""
+    from jax import shard_map
+
+    mesh = jax.make_mesh((8,), ("expert",), axis_types=(AxisType.Explicit,))
+    experts, tokens_per_device, width = 8, 16, 32
+    rng = np.random.default_rng(5)
+    with jax.set_mesh(mesh):
+        w = jax.device_put(rng.standard_normal((experts, width, width)).astype(np.float32) * 0.1, P("expert"))
+        x = jax.device_put(rng.standard_normal((8 * tokens_per_device, width)).astype(np.float32), P("expert"))
+
+    def moe(w, x):
+        # x: [tokens_per_device, width] on each device, split into one chunk per expert.
+        chunks = x.reshape(experts, tokens_per_device // experts, width)
+        dispatched = jax.lax.all_to_all(chunks, "expert", 0, 0, tiled=True)
+        hidden = jnp.tanh(jnp.einsum("etd,df->etf", dispatched, w[0]))
+        combined = jax.lax.all_to_all(hidden, "expert", 0, 0, tiled=True)
+        return combined.reshape(tokens_per_device, width)
+
+    layer = shard_map(moe, mesh=mesh, in_specs=(P("expert"), P("expert")), out_specs=P("expert"))
+
+    @jax.jit
+    def step(w, x):
+        return jax.value_and_grad(lambda w: jnp.mean(layer(w, x) ** 2))(w)
+
+    def run():
+        with jax.set_mesh(mesh):
+            return step(w, x)
+
+    return run
+
+
+@program("jax")
+def shard_map_pipeline_ppermute() -> Step:
+    """Pipeline parallelism in shard_map: four stages on "stage", microbatches passed stage to stage with
+    ppermute in a fori_loop, data parallel on "data"; its gradient."""
+    from jax import shard_map
+
+    mesh = jax.make_mesh((4, 2), ("stage", "data"), axis_types=(AxisType.Explicit,) * 2)
+    stages, microbatches, batch, width = 4, 4, 8, 16
+    rng = np.random.default_rng(6)
+    with jax.set_mesh(mesh):
+        w = jax.device_put(rng.standard_normal((stages, width, width)).astype(np.float32) * 0.3, P("stage"))
+        x = jax.device_put(rng.standard_normal((microbatches, batch, width)).astype(np.float32), P(None, "data"))
+
+    def pipeline(w, x):
+        stage = jax.lax.axis_index("stage")
+        w = w[0]
+        steps = microbatches + stages - 1
+
+        def tick(t, carry):
+            state, outputs = carry
+            inject = jnp.where(stage == 0, x[jnp.minimum(t, microbatches - 1)], state)
+            out = jnp.tanh(inject @ w)
+            done = t - (stages - 1)
+            keep = (stage == stages - 1) & (done >= 0)
+            outputs = jnp.where(keep, outputs.at[jnp.maximum(done, 0)].set(out), outputs)
+            state = jax.lax.ppermute(out, "stage", [(i, (i + 1) % stages) for i in range(stages)])
+            return state, outputs
+
+        # Zeros that vary along both axes, as the loop's state does (a stage's weight times 0).
+        varying_zero = 0.0 * w[0]
+        _, outputs = jax.lax.fori_loop(0, steps, tick, (x[0] * 0.0 + varying_zero, x * 0.0 + varying_zero))
+        return jax.lax.psum(outputs, "stage")
+
+    run_pipeline = shard_map(pipeline, mesh=mesh, in_specs=(P("stage"), P(None, "data")), out_specs=P(None, "data"))
+
+    @jax.jit
+    def step(w, x):
+        return jax.value_and_grad(lambda w: jnp.mean(run_pipeline(w, x) ** 2))(w)
+
+    def run():
+        with jax.set_mesh(mesh):
+            return step(w, x)
+
+    return run
+
+
+@program("optax")
+def custom_vjp_checkpoint_policy_donated_adamw() -> Step:
+    """A custom_vjp activation, layers under jax.checkpoint with the dots_saveable policy, parameters donated to
+    the step; AdamW through optax, FSDP on "data" and tensor parallelism on "model"."""
+    import optax
+
+    @jax.custom_vjp
+    def gelu(x):
+        return jax.nn.gelu(x)
+
+    def gelu_forward(x):
+        return gelu(x), x
+
+    def gelu_backward(x, g):
+        return (g * jax.grad(lambda v: jnp.sum(jax.nn.gelu(v)))(x),)
+
+    gelu.defvjp(gelu_forward, gelu_backward)
+
+    mesh = _mesh()
+    rng = np.random.default_rng(7)
+    params = [
+        jax.device_put(rng.standard_normal((32, 64)).astype(np.float32) * 0.1, NamedSharding(mesh, P("data", "model"))),
+        jax.device_put(rng.standard_normal((64, 32)).astype(np.float32) * 0.1, NamedSharding(mesh, P("model", "data"))),
+    ]
+    x = jax.device_put(rng.standard_normal((16, 32)).astype(np.float32), NamedSharding(mesh, P("data", None)))
+    tx = optax.adamw(1e-3, eps=1e-5)
+    opt_state = tx.init(params)
+
+    @functools.partial(jax.checkpoint, policy=jax.checkpoint_policies.dots_saveable)
+    def block(params, x):
+        return gelu(x @ params[0]) @ params[1] + x
+
+    def loss_fn(params, x):
+        return jnp.mean(block(params, block(params, x)) ** 2)
+
+    @functools.partial(jax.jit, donate_argnums=(0, 1))
+    def step(params, opt_state, x):
+        loss, grads = jax.value_and_grad(loss_fn)(params, x)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return loss, optax.apply_updates(params, updates), opt_state
+
+    def run():
+        # Donation consumes the buffers: each run steps on copies of its own.
+        return step(jax.tree.map(jnp.copy, params), jax.tree.map(jnp.copy, opt_state), x)
+
+    return run

@@ -64,6 +64,36 @@ def test_loop_invariant_is_returned_through_a_constraint_to_its_loop_sharding():
         assert str(loop.attributes["sdy.sharding"]).count("<@mesh") == 3
 
 
+def test_a_loop_in_a_manual_computation_returns_its_invariants_replicated():
+    """XLA's GSPMD export shards a loop in a manual body `{manual}`: its invariants are pinned too."""
+    text = _HEADER + """
+  func.func public @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x16xf32> {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x", "y"} (%a: tensor<4x16xf32>) {
+      %c0 = stablehlo.constant dense<0> : tensor<i32>
+      %1:2 = stablehlo.while(%i = %c0, %w = %a) : tensor<i32>, tensor<4x16xf32>
+      cond {
+        %c3 = stablehlo.constant dense<3> : tensor<i32>
+        %2 = stablehlo.compare LT, %i, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %2 : tensor<i1>
+      } do {
+        %c1 = stablehlo.constant dense<1> : tensor<i32>
+        %2 = stablehlo.add %i, %c1 : tensor<i32>
+        stablehlo.return %2, %w : tensor<i32>, tensor<4x16xf32>
+      }
+      sdy.return %1#1 : tensor<4x16xf32>
+    } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }
+}"""
+    with make_context():
+        module = _rewritten(text, pin_loop_invariants)
+        (loop,) = nested_ops_named(module.operation, {"stablehlo.while"})
+        counter, weight = _returned(loop.regions[1])
+        assert counter.owner.name == "stablehlo.add"
+        assert weight.owner.name == "sdy.sharding_constraint"
+        assert str(weight.owner.attributes["sharding"]) == "#sdy.sharding<@mesh, [{}, {}]>"
+
+
 def test_unsharded_loop_is_left_alone():
     text = LOOP.replace(
         """      attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>, <@mesh, [{"x"}, {"y"}]>, <@mesh, [{"x"}, {}]>]>}\n""",
