@@ -119,6 +119,68 @@ def nnx_scan_remat_decoder_adamw() -> Step:
 
 
 @program("flax")
+def nnx_attention_block_adamw() -> Step:
+    """Flax NNX: a pre-norm transformer layer (nnx.MultiHeadAttention with a causal mask, then an MLP), heads and
+    MLP on "model", batch on "data", through logical axis rules; AdamW through optax."""
+    import optax
+    from flax import nnx
+
+    width, heads, hidden, vocab, batch, length = 64, 4, 128, 64, 8, 16
+    rules = (("batch", "data"), ("embed", None), ("heads", "model"), ("mlp", "model"), ("vocab", "model"))
+
+    def part(*names):
+        return nnx.with_partitioning(nnx.initializers.lecun_normal(), names)
+
+    class Layer(nnx.Module):
+        def __init__(self, rngs):
+            init = nnx.with_partitioning(nnx.initializers.normal(0.02), ("vocab", "embed"))
+            self.embed = nnx.Embed(vocab, width, embedding_init=init, rngs=rngs)
+            self.norm1 = nnx.LayerNorm(width, rngs=rngs)
+            self.attention = nnx.MultiHeadAttention(
+                num_heads=heads, in_features=width, qkv_features=width, decode=False,
+                kernel_init=part("embed", "heads", None), out_kernel_init=part("heads", None, "embed"), rngs=rngs,
+            )
+            self.norm2 = nnx.LayerNorm(width, rngs=rngs)
+            self.up = nnx.Linear(width, hidden, kernel_init=part("embed", "mlp"), rngs=rngs)
+            self.down = nnx.Linear(hidden, width, kernel_init=part("mlp", "embed"), rngs=rngs)
+
+        def __call__(self, tokens):
+            x = self.embed(tokens)
+            mask = nnx.make_causal_mask(tokens)
+            x = x + self.attention(self.norm1(x), mask=mask)
+            x = x + self.down(jax.nn.relu(self.up(self.norm2(x))))
+            return x @ self.embed.embedding[...].T
+
+    mesh = _mesh()
+    with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
+        model = Layer(nnx.Rngs(0))
+        state = nnx.state(model)
+        specs = nnx.get_partition_spec(state)
+        nnx.update(model, jax.tree.map(lambda a, s: jax.device_put(a, NamedSharding(mesh, s)), state, specs))
+        tokens = _tokens(mesh, batch, length, vocab)
+    tx = optax.adamw(1e-3, eps=1e-5)
+    opt_state = tx.init(nnx.state(model, nnx.Param))
+
+    @nnx.jit
+    def step(model, opt_state, tokens):
+        def loss_fn(model):
+            return optax.softmax_cross_entropy_with_integer_labels(model(tokens), tokens).mean()
+
+        loss, grads = nnx.value_and_grad(loss_fn)(model)
+        params = nnx.state(model, nnx.Param)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        nnx.update(model, optax.apply_updates(params, updates))
+        return loss, opt_state
+
+    def run():
+        with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
+            loss, new_state = step(model, opt_state, tokens)
+        return loss, new_state, nnx.state(model, nnx.Param)
+
+    return run
+
+
+@program("flax")
 def linen_scan_remat_logical_adafactor() -> Step:
     """Flax linen: nn.scan over nn.remat blocks, activations constrained with nn.with_logical_constraint under
     logical axis rules; Adafactor (factored second moments) through optax."""
@@ -225,10 +287,10 @@ def optax_adamw_gradient_accumulation_fori() -> Step:
 
     mesh = _mesh()
     rng = np.random.default_rng(3)
-    params = {
-        "w1": jax.device_put(rng.standard_normal((32, 128)).astype(np.float32) * 0.1, NamedSharding(mesh, P("data", "model"))),
-        "w2": jax.device_put(rng.standard_normal((128, 32)).astype(np.float32) * 0.1, NamedSharding(mesh, P("model", "data"))),
-    }
+    def weight(shape, spec):
+        return jax.device_put(rng.standard_normal(shape).astype(np.float32) * 0.1, NamedSharding(mesh, spec))
+
+    params = {"w1": weight((32, 128), P("data", "model")), "w2": weight((128, 32), P("model", "data"))}
     batches = jax.device_put(rng.standard_normal((4, 16, 32)).astype(np.float32), NamedSharding(mesh, P(None, "data")))
     tx = optax.adamw(1e-3)
     opt_state = tx.init(params)

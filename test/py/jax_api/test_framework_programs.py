@@ -82,9 +82,9 @@ def runs(name: str, route: str) -> Runs:
         sum(sent_bytes_per_run(text, 8) for text in hooked_hlo),
     )
     print(
-        f"\n{name} | jax {jax.__version__} | route {route} | compiles {result.compiles} | fallbacks {len(result.fallbacks)} | "
-        f"differences {len(result.differences)} | collective bytes hooked {result.hooked_bytes} vs plain "
-        f"{result.plain_bytes}"
+        f"\n{name} | jax {jax.__version__} | route {route} | compiles {result.compiles} | fallbacks "
+        f"{len(result.fallbacks)} | differences {len(result.differences)} | collective bytes hooked "
+        f"{result.hooked_bytes} vs plain {result.plain_bytes}"
     )
     return result
 
@@ -119,4 +119,4 @@ def test_training_step_through_the_hook_equals_plain_jax(name, route):
 def test_training_step_sends_no_more_collective_bytes_than_plain_jax(name, route):
     _framework(name)
     run = runs(name, route)
-    assert run.hooked_bytes <= run.plain_bytes, f"{name}: {run.hooked_bytes} bytes per step, plain JAX {run.plain_bytes}"
+    assert run.hooked_bytes <= run.plain_bytes, f"{name}: {run.hooked_bytes} bytes a step, plain JAX {run.plain_bytes}"
