@@ -41,11 +41,46 @@ def _tokens(mesh, batch: int, length: int, vocab: int):
     return jax.device_put(values, NamedSharding(mesh, P("data", None)))
 
 
+def _nnx_language_model_step(model_class, rules, tokens) -> Step:
+    """One AdamW step of an NNX language model (next-token cross entropy on `tokens`) under `nnx.jit`, its
+    parameters placed by their logical axes under `rules`."""
+    import optax
+    from flax import nnx
+
+    mesh = tokens.sharding.mesh
+    with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
+        model = model_class(nnx.Rngs(0))
+        state = nnx.state(model)
+        specs = nnx.get_partition_spec(state)
+        nnx.update(model, jax.tree.map(lambda a, s: jax.device_put(a, NamedSharding(mesh, s)), state, specs))
+    # Adam's first step moves each parameter by lr * g / (|g| + eps): with the default eps of 1e-8, a gradient near
+    # 1e-8 turns the rounding of a reduction in another order into a parameter difference of 4e-5 (seen on 0.10).
+    tx = optax.adamw(1e-3, eps=1e-5)
+    opt_state = tx.init(nnx.state(model, nnx.Param))
+
+    @nnx.jit
+    def step(model, opt_state, tokens):
+        def loss_fn(model):
+            return optax.softmax_cross_entropy_with_integer_labels(model(tokens), tokens).mean()
+
+        loss, grads = nnx.value_and_grad(loss_fn)(model)
+        params = nnx.state(model, nnx.Param)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        nnx.update(model, optax.apply_updates(params, updates))
+        return loss, opt_state
+
+    def run():
+        with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
+            loss, new_state = step(model, opt_state, tokens)
+        return loss, new_state, nnx.state(model, nnx.Param)
+
+    return run
+
+
 @program("flax")
 def nnx_scan_remat_decoder_adamw() -> Step:
     """Flax NNX: layers stacked with nnx.vmap, run with nnx.scan over nnx.remat, FSDP on "data" and tensor
     parallelism on "model" through logical axis rules; AdamW through optax."""
-    import optax
     from flax import nnx
 
     width, hidden, vocab, batch, length, layers = 64, 256, 128, 16, 32, 4
@@ -87,42 +122,13 @@ def nnx_scan_remat_decoder_adamw() -> Step:
 
             return self.head(body(x, self.blocks))
 
-    mesh = _mesh()
-    with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
-        model = Decoder(nnx.Rngs(0))
-        state = nnx.state(model)
-        specs = nnx.get_partition_spec(state)
-        nnx.update(model, jax.tree.map(lambda a, s: jax.device_put(a, NamedSharding(mesh, s)), state, specs))
-        tokens = _tokens(mesh, batch, length, vocab)
-    # Adam's first step moves each parameter by lr * g / (|g| + eps): with the default eps of 1e-8, a gradient near
-    # 1e-8 turns the rounding of a reduction in another order into a parameter difference of 4e-5 (seen on 0.10).
-    tx = optax.adamw(1e-3, eps=1e-5)
-    opt_state = tx.init(nnx.state(model, nnx.Param))
-
-    @nnx.jit
-    def step(model, opt_state, tokens):
-        def loss_fn(model):
-            return optax.softmax_cross_entropy_with_integer_labels(model(tokens), tokens).mean()
-
-        loss, grads = nnx.value_and_grad(loss_fn)(model)
-        params = nnx.state(model, nnx.Param)
-        updates, opt_state = tx.update(grads, opt_state, params)
-        nnx.update(model, optax.apply_updates(params, updates))
-        return loss, opt_state
-
-    def run():
-        with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
-            loss, new_state = step(model, opt_state, tokens)
-        return loss, new_state, nnx.state(model, nnx.Param)
-
-    return run
+    return _nnx_language_model_step(Decoder, rules, _tokens(_mesh(), batch, length, vocab))
 
 
 @program("flax")
 def nnx_attention_block_adamw() -> Step:
     """Flax NNX: a pre-norm transformer layer (nnx.MultiHeadAttention with a causal mask, then an MLP), heads and
     MLP on "model", batch on "data", through logical axis rules; AdamW through optax."""
-    import optax
     from flax import nnx
 
     width, heads, hidden, vocab, batch, length = 64, 4, 128, 64, 8, 16
@@ -151,33 +157,7 @@ def nnx_attention_block_adamw() -> Step:
             x = x + self.down(jax.nn.relu(self.up(self.norm2(x))))
             return x @ self.embed.embedding[...].T
 
-    mesh = _mesh()
-    with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
-        model = Layer(nnx.Rngs(0))
-        state = nnx.state(model)
-        specs = nnx.get_partition_spec(state)
-        nnx.update(model, jax.tree.map(lambda a, s: jax.device_put(a, NamedSharding(mesh, s)), state, specs))
-        tokens = _tokens(mesh, batch, length, vocab)
-    tx = optax.adamw(1e-3, eps=1e-5)
-    opt_state = tx.init(nnx.state(model, nnx.Param))
-
-    @nnx.jit
-    def step(model, opt_state, tokens):
-        def loss_fn(model):
-            return optax.softmax_cross_entropy_with_integer_labels(model(tokens), tokens).mean()
-
-        loss, grads = nnx.value_and_grad(loss_fn)(model)
-        params = nnx.state(model, nnx.Param)
-        updates, opt_state = tx.update(grads, opt_state, params)
-        nnx.update(model, optax.apply_updates(params, updates))
-        return loss, opt_state
-
-    def run():
-        with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
-            loss, new_state = step(model, opt_state, tokens)
-        return loss, new_state, nnx.state(model, nnx.Param)
-
-    return run
+    return _nnx_language_model_step(Layer, rules, _tokens(_mesh(), batch, length, vocab))
 
 
 @program("flax")
