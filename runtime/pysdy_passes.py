@@ -69,4 +69,5 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     unify_branch_results(module)
     notes = reshards_as_constraints(module)
     shardings_as_constraints(module)
+    pin_loop_invariants(module, in_manual_computations=False)  # the loops that keep their sharding
     return notes

@@ -1,6 +1,6 @@
 """Module forms jaxlib's XLA cannot compile, rewritten before the hand-off into equivalent ones, shardings kept.
 
-(a) On the gspmd route, a sharded `stablehlo.while` (or one in a manual
+(a) A sharded `stablehlo.while` (on the gspmd route, also one in a manual
 computation, which XLA's export shards `{manual}`) whose body returns one of
 its arguments unchanged: the conversion to HLO lifts that loop-invariant
 operand out of the loop tuple but keeps its element of the while's tuple
@@ -8,7 +8,8 @@ sharding, and XLA then fails a RET_CHECK in hlo_sharding.cc ("has N leaf
 nodes while this sharding has M") or crashes the process. The body returns a
 sharding constraint of the argument to the loop's own sharding of it instead:
 the identity for the partitioner, and the operand stays in the loop state.
-(The sdy route hands no sharding on a loop: shardings_as_constraints.py.)
+(The sdy route hands a loop's sharding over as constraints, shardings_as_constraints.py, but for a loop with
+unreduced axes, which keeps it: the process then crashes in jaxlib 0.10's XLA.)
 (b) `stablehlo.case` / `stablehlo.if` branches returning values sharded
 differently from each other or from the op's result: HLO's verifier rejects
 the conditional ("Inconsistent conditional sharding among instructions")
@@ -63,12 +64,12 @@ def _return_constrained(region: ir.Region, index: int, sharding: TensorSharding)
     terminator.operands[index] = constraint.result
 
 
-def pin_loop_invariants(module: ir.Module) -> None:
-    """(a): in each sharded while, and each while in a manual computation (whose loops XLA's export shards
-    `{manual}`), each argument the body returns unchanged is returned through a constraint to the loop's sharding
-    of it (replicated along the free axes where the loop has none)."""
+def pin_loop_invariants(module: ir.Module, in_manual_computations: bool = True) -> None:
+    """(a): in each sharded while, and (if `in_manual_computations`) each while in a manual computation (whose
+    loops XLA's GSPMD export shards `{manual}`), each argument the body returns unchanged is returned through a
+    constraint to the loop's sharding of it (replicated along the free axes where the loop has none)."""
     for loop in nested_ops_named(module.operation, {"stablehlo.while"}):
-        manual = _enclosing_manual_computation(loop)
+        manual = _enclosing_manual_computation(loop) if in_manual_computations else None
         if "sdy.sharding" not in loop.attributes and manual is None:
             continue
         body = loop.regions[1]

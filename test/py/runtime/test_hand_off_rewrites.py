@@ -11,6 +11,7 @@ from runtime_runs import checked_run
 from pysdy.dialects.context import make_context
 from pysdy.passes.common.ir_walk import nested_ops_named
 from pysdy.runtime.expanding_broadcasts import split_expanding_broadcasts
+from pysdy.runtime.pysdy_passes import prepare_for_xla
 from pysdy.runtime.shardings_as_constraints import shardings_as_constraints
 from pysdy.runtime.xla_limits import pin_loop_invariants, unify_branch_results
 
@@ -119,6 +120,21 @@ def test_op_shardings_become_constraints_on_the_results_they_shard():
         assert returned.owner.name == "sdy.sharding_constraint" and returned.owner.operands[0] == loop.results[2]
         assert len(nested_ops_named(module.operation, {"sdy.sharding_constraint"})) == 2
         assert 'sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>' in str(module.body.operations[1])
+
+
+def test_a_loop_with_unreduced_axes_keeps_its_sharding_and_its_invariants_pinned_on_the_sdy_route():
+    """jaxlib 0.10's XLA crashes on a sharded loop whose invariants its HLO conversion lifts (pjit_test's scans of
+    unreduced gradients): a loop keeping its sharding has them pinned on the sdy route too."""
+    text = LOOP.replace('<@mesh, [{"x"}, {}]>]>}\n    cond', '<@mesh, [{"x"}, {}], unreduced={"y"}>]>}\n    cond')
+    assert text != LOOP
+    with make_context():
+        module = ir.Module.parse(text)
+        prepare_for_xla(module, "sdy")
+        assert module.operation.verify()
+        (loop,) = nested_ops_named(module.operation, {"stablehlo.while"})
+        assert "unreduced" in str(loop.attributes["sdy.sharding"])
+        _, weight, _ = _returned(loop.regions[1])
+        assert weight.owner.name == "sdy.sharding_constraint"
 
 
 def test_a_maximal_sharding_stays_on_its_op():
