@@ -22,6 +22,7 @@ mesh". After propagation a reshard to a sharding pins the same sharding on its
 result as an `sdy.sharding_constraint`, which that path does export, so it
 becomes one.
 """
+
 from __future__ import annotations
 
 from jaxlib.mlir import ir
