@@ -2,9 +2,10 @@
 
 MLIR's greedy driver, which Shardy's propagation runs on, erases trivially
 dead ops as it visits them: unused ops with no effects of their own nor,
-where their effects are recursive, in the ops nested in them. The Python
-bindings cannot ask an op for its memory effects, so the ops with effects
-and those with recursive effects are named here (checked against jaxlib in
+where their effects are recursive, in the ops nested in them (the sharding
+graph marks those, `ShardingGraph._mark_erasable`). The Python bindings
+cannot ask an op for its memory effects, so the ops with effects and those
+with recursive effects are named here (checked against jaxlib in
 test/py/propagation/test_dead_ops.py).
 """
 
@@ -45,19 +46,3 @@ def has_own_effects(op: ir.Operation, name: str) -> bool:
         return "has_side_effect" in op.attributes and ir.BoolAttr(op.attributes["has_side_effect"]).value
     return not name.startswith(("stablehlo.", "chlo."))
 
-
-def may_be_erased_when_unused(op: ir.Operation) -> bool:
-    """True if the driver erases `op` as soon as none of its results is used."""
-    return bool(op.results) and not op.has_trait(ir.IsTerminatorTrait) and not _has_effects(op)
-
-
-def _has_effects(op: ir.Operation) -> bool:
-    """Whether `op` or, where its effects are recursive, an op nested in it has effects."""
-    name = op.name
-    if has_own_effects(op, name):
-        return True
-    if name not in RECURSIVE_EFFECTS:
-        return False
-    return any(
-        _has_effects(nested.operation) for region in op.regions for block in region.blocks for nested in block.operations
-    )

@@ -53,8 +53,7 @@ def _settle_other_function_results(graph: ShardingGraph) -> None:
         settled = {}
         for index, sharding in enumerate(func_attrs.result_shardings(func)):
             if sharding is not None:
-                mesh = graph.meshes[sharding.mesh] if isinstance(sharding.mesh, str) else sharding.mesh
-                final = _settled(sharding, mesh)
+                final = _settled(sharding, _mesh_of(sharding, graph))
                 if final != sharding:
                     settled[index] = final.to_attr()
         if settled:
@@ -97,9 +96,12 @@ def _priorities_and_initialized(
 ) -> tuple[list[int], TensorSharding | None]:
     """The sorted priorities above 0 of `sharding`, and its round-0 form (None if the same)."""
     priorities = sorted({_priority(d) for d in sharding.dims if _priority(d) > 0})
-    mesh = graph.meshes[sharding.mesh] if isinstance(sharding.mesh, str) else sharding.mesh
-    initialized = _initialized(sharding, mesh)
+    initialized = _initialized(sharding, _mesh_of(sharding, graph))
     return priorities, (initialized if initialized != sharding else None)
+
+
+def _mesh_of(sharding: TensorSharding, graph: ShardingGraph) -> Mesh:
+    return graph.meshes[sharding.mesh] if isinstance(sharding.mesh, str) else sharding.mesh
 
 
 def _initialized(sharding: TensorSharding, mesh: Mesh) -> TensorSharding:

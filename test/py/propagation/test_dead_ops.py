@@ -2,8 +2,8 @@
 
 For every op kind in the JAX corpus (after the C++ import pipeline), a copy
 of one instance whose result nobody uses is inserted; after jaxlib's
-`sdy-basic-propagate`, the copy is gone exactly when pysdy's
-`may_be_erased_when_unused` says so.
+`sdy-basic-propagate`, the copy is gone exactly when pysdy's sharding graph
+marks it erasable (what pysdy's propagation then erases).
 """
 
 import functools
@@ -14,7 +14,7 @@ from jaxlib.mlir import ir
 from jax_corpus import corpus
 from oracle import cpp_output
 from pysdy.dialects.context import make_context
-from pysdy.passes.propagation.dead_ops import may_be_erased_when_unused
+from pysdy.passes.propagation.sharding_graph import ShardingGraph
 
 MARK = "test_unused_copy"
 SKIPPED = ("builtin.module", "func.func", "sdy.mesh", "sdy.data_flow_edge")
@@ -27,6 +27,12 @@ def _copyable(op: ir.Operation) -> bool:
     if op.parent.name != "func.func":
         return False
     return not any(use.owner.name == "sdy.data_flow_edge" for r in op.results for use in r.uses)
+
+
+def _erasable(module: ir.Module, ops) -> list[bool]:
+    """Whether pysdy's propagation erases each of `ops` of `module` once its results are unused."""
+    graph = ShardingGraph(module.operation, conservative=False)
+    return [graph.nodes[graph.node_of(op)].erasable for op in ops]
 
 
 def _ops(module: ir.Module) -> list[ir.Operation]:
@@ -48,8 +54,9 @@ def erased_by_cpp() -> dict[str, tuple[bool, bool]]:
                     continue
                 copy = op.clone(ir.InsertionPoint(op))
                 copy.attributes[MARK] = ir.UnitAttr.get()
-                copies[op.name] = may_be_erased_when_unused(copy)
+                copies[op.name] = copy
             propagated = ir.Module.parse(cpp_output(str(module), "sdy-basic-propagate"))
+            copies = dict(zip(copies, _erasable(module, list(copies.values()))))
             survivors = {op.name for op in _ops(propagated) if MARK in op.attributes}
             for name, predicted in copies.items():
                 verdicts[name] = (name not in survivors, predicted)
@@ -133,7 +140,8 @@ def _marks(module: ir.Module) -> dict[str, ir.Operation]:
 def test_unused_region_and_sdy_ops_are_erased_exactly_when_cpp_erases_them():
     with make_context():
         module = ir.Module.parse(REGION_OPS)
-        predicted = {mark: may_be_erased_when_unused(op) for mark, op in _marks(module).items()}
+        marks = _marks(module)
+        predicted = dict(zip(marks, _erasable(module, list(marks.values()))))
         survivors = set(_marks(ir.Module.parse(cpp_output(REGION_OPS, "sdy-basic-propagate"))))
     assert len(predicted) == 12
     assert {mark: mark not in survivors for mark in predicted} == predicted
