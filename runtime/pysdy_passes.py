@@ -16,7 +16,7 @@ from pysdy.runtime.xla_limits import pin_loop_invariants, reshards_as_constraint
 
 ROUTES = ("gspmd", "sdy")
 IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
-PROPAGATION_PIPELINE = "sdy-propagation-pipeline"
+PROPAGATION_PIPELINE = "sdy-propagation-pipeline{dedup-functions-fully=true}"
 # What XLA's Shardy partitioner takes: it runs propagation and its export itself, so pysdy's result must stay
 # re-propagatable (no reshards or collectives, which jaxlib's compile path cannot carry into XLA's HLO).
 PROPAGATION_PIPELINE_FOR_SHARDY = "sdy-propagation-pipeline{avoid-export-for-partitioning=true}"

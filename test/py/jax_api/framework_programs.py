@@ -113,7 +113,7 @@ def nnx_scan_remat_decoder_adamw() -> Step:
             self.head = nnx.Linear(width, vocab, kernel_init=head_init, use_bias=False, rngs=rngs)
 
         def __call__(self, tokens):
-            x = jax.nn.one_hot(tokens, vocab, dtype=jnp.float32) @ self.embed.embedding.value
+            x = jax.nn.one_hot(tokens, vocab, dtype=jnp.float32) @ self.embed.embedding[...]
 
             @nnx.scan(in_axes=(nnx.Carry, 0), out_axes=nnx.Carry, transform_metadata={nnx.PARTITION_NAME: None})
             @nnx.remat
@@ -448,5 +448,195 @@ def custom_vjp_checkpoint_policy_donated_adamw() -> Step:
     def run():
         # Donation consumes the buffers: each run steps on copies of its own.
         return step(jax.tree.map(jnp.copy, params), jax.tree.map(jnp.copy, opt_state), x)
+
+    return run
+
+
+@program("jax")
+def shard_map_sequence_parallel_vocab_cross_entropy() -> Step:
+    """Tensor and sequence parallelism in shard_map: the sequence gathered with all_gather before an MLP split on
+    "model" and scattered back with psum_scatter, then a cross entropy over a vocabulary split on "model" (pmax of
+    the logits, psum of their exponentials); the batch on "data"; its gradient."""
+    from jax import shard_map
+
+    mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Explicit,) * 2)
+    batch, length, width, hidden, vocab = 8, 16, 32, 64, 64
+    rng = np.random.default_rng(8)
+    with jax.set_mesh(mesh):
+        w_up = jax.device_put(rng.standard_normal((width, hidden)).astype(np.float32) * 0.2, P(None, "model"))
+        w_down = jax.device_put(rng.standard_normal((hidden, width)).astype(np.float32) * 0.2, P("model", None))
+        w_vocab = jax.device_put(rng.standard_normal((width, vocab)).astype(np.float32) * 0.2, P(None, "model"))
+        x = jax.device_put(rng.standard_normal((batch, length, width)).astype(np.float32), P("data", "model"))
+        labels = jax.device_put(rng.integers(0, vocab, (batch, length)).astype(np.int32), P("data", None))
+
+    def loss_on_shards(w_up, w_down, w_vocab, x, labels):
+        full = jax.lax.all_gather(x, "model", axis=1, tiled=True)
+        partial = jnp.tanh(full @ w_up) @ w_down
+        x = x + jax.lax.psum_scatter(partial, "model", scatter_dimension=1, tiled=True)
+        full = jax.lax.all_gather(x, "model", axis=1, tiled=True)
+        logits = full @ w_vocab  # this device's slice of the vocabulary
+        top = jax.lax.pmax(jax.lax.stop_gradient(jnp.max(logits, axis=-1)), "model")
+        log_total = jnp.log(jax.lax.psum(jnp.sum(jnp.exp(logits - top[..., None]), axis=-1), "model")) + top
+        first = jax.lax.axis_index("model") * logits.shape[-1]
+        local = labels - first
+        in_slice = (local >= 0) & (local < logits.shape[-1])
+        picked = jnp.take_along_axis(logits, jnp.clip(local, 0, logits.shape[-1] - 1)[..., None], axis=-1)[..., 0]
+        label_logit = jax.lax.psum(jnp.where(in_slice, picked, 0.0), "model")
+        return jax.lax.pmean(jnp.mean(log_total - label_logit), "data")
+
+    loss_fn = shard_map(
+        loss_on_shards, mesh=mesh,
+        in_specs=(P(None, "model"), P("model", None), P(None, "model"), P("data", "model"), P("data", None)),
+        out_specs=P(),
+    )
+
+    @jax.jit
+    def step(params, x, labels):
+        loss, grads = jax.value_and_grad(lambda p: loss_fn(*p, x, labels))(params)
+        return loss, jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+
+    def run():
+        with jax.set_mesh(mesh):
+            return step((w_up, w_down, w_vocab), x, labels)
+
+    return run
+
+
+@program("optax")
+def embedding_cumsum_sort_top_k_adamw() -> Step:
+    """A bag-of-prefixes language model: embedding rows gathered from a table split on "model" (their gradient a
+    scatter-add), running means along the sequence with cumsum, a loss trimmed of each batch's worst examples
+    with sort, and a top-k margin term with lax.top_k; AdamW through optax, the batch on "data"."""
+    import optax
+
+    mesh = _mesh()
+    vocab, width, batch, length, k = 64, 32, 16, 12, 4
+    rng = np.random.default_rng(9)
+    params = {
+        "table": jax.device_put(
+            rng.standard_normal((vocab, width)).astype(np.float32) * 0.1, NamedSharding(mesh, P("model", None))
+        ),
+        "mix": jax.device_put(
+            rng.standard_normal((width, width)).astype(np.float32) * 0.1, NamedSharding(mesh, P(None, "model"))
+        ),
+    }
+    tokens = _tokens(mesh, batch, length, vocab)
+    tx = optax.adamw(1e-2, eps=1e-5)
+    opt_state = tx.init(params)
+
+    def loss_fn(params, tokens):
+        embedded = params["table"][tokens[:, :-1]]  # a gather; its gradient scatter-adds into the table
+        prefix_means = jnp.cumsum(embedded, axis=1) / jnp.arange(1, length, dtype=jnp.float32)[None, :, None]
+        logits = jnp.tanh(prefix_means @ params["mix"]) @ params["table"].T
+        per_example = jnp.mean(optax.softmax_cross_entropy_with_integer_labels(logits, tokens[:, 1:]), axis=1)
+        trimmed = jnp.mean(jnp.sort(per_example)[: batch - 2])
+        top_values, top_indices = jax.lax.top_k(logits, k)
+        margin = jnp.mean(jax.nn.relu(1.0 + top_values[..., -1] - top_values[..., 0]))
+        hits = jnp.mean(jnp.any(top_indices == tokens[:, 1:, None], axis=-1).astype(jnp.float32))
+        return trimmed + 0.1 * margin, hits
+
+    @jax.jit
+    def step(params, opt_state, tokens):
+        (loss, hits), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, tokens)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return loss, hits, optax.apply_updates(params, updates), opt_state
+
+    return lambda: step(params, opt_state, tokens)
+
+
+@program("jax")
+def cond_switch_host_callbacks_sgd() -> Step:
+    """Control flow and host callbacks in a training step: lax.switch picks a layer's activation by an index,
+    lax.cond clips the sharded gradients only when their norm is large, pure_callback computes the learning rate
+    on the host from the step number and io_callback logs the loss there; FSDP on "data", tensor parallelism on
+    "model"."""
+    from jax.experimental import io_callback
+
+    mesh = _mesh()
+    rng = np.random.default_rng(10)
+    params = [
+        jax.device_put(rng.standard_normal((32, 64)).astype(np.float32) * 0.3, NamedSharding(mesh, P("data", "model"))),
+        jax.device_put(rng.standard_normal((64, 32)).astype(np.float32) * 0.3, NamedSharding(mesh, P("model", "data"))),
+    ]
+    x = jax.device_put(rng.standard_normal((16, 32)).astype(np.float32), NamedSharding(mesh, P("data", None)))
+    activations = (jnp.tanh, jax.nn.relu, jax.nn.gelu)
+    logged: list[np.ndarray] = []
+
+    def loss_fn(params, x, kind):
+        h = jax.lax.switch(kind, activations, x @ params[0])
+        return jnp.mean((h @ params[1] - x) ** 2)
+
+    def clip(grads, norm):
+        return [g * (1.0 / norm) for g in grads]
+
+    def learning_rate(step_number):
+        return np.float32(0.5 / (1.0 + np.asarray(step_number)))
+
+    @jax.jit
+    def step(params, x, kind, step_number):
+        loss, grads = jax.value_and_grad(loss_fn)(params, x, kind)
+        norm = jnp.sqrt(sum(jnp.sum(g**2) for g in grads))
+        grads = jax.lax.cond(norm > 1.0, clip, lambda grads, norm: grads, grads, norm)
+        rate = jax.pure_callback(learning_rate, jax.ShapeDtypeStruct((), jnp.float32), step_number)
+        io_callback(lambda value: logged.append(np.asarray(value)), None, loss)
+        return loss, norm, [p - rate * g for p, g in zip(params, grads)]
+
+    def run():
+        logged.clear()
+        outputs = [step(params, x, kind, np.int32(3)) for kind in range(len(activations))]
+        jax.effects_barrier()
+        return outputs, list(logged)
+
+    return run
+
+
+@program("flax")
+def nnx_cnn_batch_spatial_sharding_momentum() -> Step:
+    """Flax NNX: a CNN (convolutions, batch norm, pooling) on images split by batch on "data" and by height on
+    "model", its activations kept that way with sharding constraints; SGD with momentum through optax."""
+    import optax
+    from flax import nnx
+
+    images_spec = P("data", "model", None, None)
+
+    class Net(nnx.Module):
+        def __init__(self, rngs):
+            # No bias before a batch norm, as in ResNets: its gradient would be 0 but for rounding.
+            self.conv1 = nnx.Conv(3, 16, (3, 3), padding="SAME", use_bias=False, rngs=rngs)
+            self.norm1 = nnx.BatchNorm(16, rngs=rngs)
+            self.conv2 = nnx.Conv(16, 32, (3, 3), padding="SAME", use_bias=False, rngs=rngs)
+            self.norm2 = nnx.BatchNorm(32, rngs=rngs)
+            self.head = nnx.Linear(32, 10, rngs=rngs)
+
+        def __call__(self, x):
+            x = jax.lax.with_sharding_constraint(jax.nn.relu(self.norm1(self.conv1(x))), images_spec)
+            x = nnx.avg_pool(x, (2, 2), strides=(2, 2))
+            x = jax.lax.with_sharding_constraint(jax.nn.relu(self.norm2(self.conv2(x))), images_spec)
+            return self.head(jnp.mean(x, axis=(1, 2)))
+
+    mesh = _mesh()
+    rng = np.random.default_rng(11)
+    images = jax.device_put(rng.standard_normal((16, 32, 32, 3)).astype(np.float32), NamedSharding(mesh, images_spec))
+    labels = jax.device_put(rng.integers(0, 10, (16,)), NamedSharding(mesh, P("data")))
+    with jax.set_mesh(mesh):
+        model = Net(nnx.Rngs(0))
+    tx = optax.sgd(0.05, momentum=0.9)
+    opt_state = tx.init(nnx.state(model, nnx.Param))
+
+    @nnx.jit
+    def step(model, opt_state, images, labels):
+        def loss_fn(model):
+            return optax.softmax_cross_entropy_with_integer_labels(model(images), labels).mean()
+
+        loss, grads = nnx.value_and_grad(loss_fn)(model)
+        params = nnx.state(model, nnx.Param)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        nnx.update(model, optax.apply_updates(params, updates))
+        return loss, opt_state
+
+    def run():
+        with jax.set_mesh(mesh):
+            loss, new_state = step(model, opt_state, images, labels)
+        return loss, new_state, nnx.state(model)
 
     return run
