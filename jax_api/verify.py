@@ -4,7 +4,9 @@ pysdy's result is named by op and source line.
 The C++ runs in the process, as XLA's own Shardy route would run it on the
 same module during the compile. pysdy's pipelines are handed to it as their
 expansion into jaxlib's pass names (the steps pysdy runs), so an option only
-pysdy's text pipelines spell is compared too.
+pysdy's text pipelines spell is compared too. pysdy's own passes, which
+have no C++ twin (named `pysdy-...`, such as the call inlining of the gspmd
+route), run as pysdy's on both sides.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from jaxlib.mlir import ir, passmanager
 from pysdy.dialects.context import make_context
 from pysdy.driver.diagnostics import position_of
 from pysdy.passes.common.ir_walk import nested_ops
-from pysdy.passes.pipeline import PassStep, PipelineError, instantiate, parse_pipeline, pipeline_text
+from pysdy.passes.pipeline import PassStep, PipelineError, instantiate, parse_pipeline, pipeline_text, run_pipeline
 
+# The prefix of pysdy's own passes, which run before Shardy's in a hand-off's pipelines.
+PYSDY_OWNED = "pysdy-"
 # Differences named per module; more are counted, not listed.
 LISTED_PER_MODULE = 5
 
@@ -31,13 +35,17 @@ def jaxlib_spelling(pipeline: str) -> str:
 
 def differences_from_jaxlib(module_name: str, jax_text: str, pipelines: tuple[str, ...], pysdy_text: str) -> list[str]:
     """How jaxlib's C++ result of `pipelines` on `jax_text` differs from pysdy's (`pysdy_text`); empty if identical."""
+    own = [pipeline for pipeline in pipelines if pipeline.startswith(PYSDY_OWNED)]
+    shardy = [pipeline for pipeline in pipelines if not pipeline.startswith(PYSDY_OWNED)]
     with make_context():
         try:
-            manager = passmanager.PassManager.parse(f"builtin.module({','.join(map(jaxlib_spelling, pipelines))})")
+            manager = passmanager.PassManager.parse(f"builtin.module({','.join(map(jaxlib_spelling, shardy))})")
         except (ValueError, PipelineError) as error:
             return [f"'{module_name}': cannot verify: jaxlib has no C++ passes for {', '.join(pipelines)} ({error})"]
         cpp = ir.Module.parse(jax_text)
         try:
+            for pipeline in own:
+                run_pipeline(cpp, parse_pipeline(pipeline))
             manager.run(cpp.operation)
         except ir.MLIRError as error:
             return [f"'{module_name}': jaxlib's C++ fails where pysdy does not: {error}"]

@@ -48,6 +48,7 @@ PASS_MODULES = {
     "sdy-update-non-divisible-input-output-shardings": "pysdy.passes.export.update_non_divisible_input_output_shardings",
     "sdy-user-priority-propagate": "pysdy.passes.propagation.user_priority_propagation",
     "sdy-verify-unreduced-axes": "pysdy.passes.export.verify_unreduced_axes",
+    "pysdy-inline-calls": "pysdy.passes.gspmd.inline_calls",
     "pysdy-xla-hand-off": "pysdy.passes.export.xla_hand_off",
     "xla-sdy-export-ops": "pysdy.passes.gspmd.export_ops",
     "xla-sdy-import-constants": "pysdy.passes.gspmd.import_constants",

@@ -16,7 +16,9 @@ from pysdy.runtime.xla_limits import pin_loop_invariants, reshards_as_constraint
 
 ROUTES = ("gspmd", "sdy")
 IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
-PROPAGATION_PIPELINE = "sdy-propagation-pipeline{dedup-functions-fully=true}"
+PROPAGATION_PIPELINE = "sdy-propagation-pipeline"
+# Before the gspmd route's propagation, which is final: the calls XLA's CPU compiler inlines before its own.
+INLINE_CALLS = "pysdy-inline-calls"
 # What XLA's Shardy partitioner takes: it runs propagation and its export itself, so pysdy's result must stay
 # re-propagatable (no reshards or collectives, which jaxlib's compile path cannot carry into XLA's HLO).
 PROPAGATION_PIPELINE_FOR_SHARDY = "sdy-propagation-pipeline{avoid-export-for-partitioning=true}"
@@ -33,13 +35,16 @@ def in_gspmd_form(module: ir.Module) -> bool:
 
 def propagation_pipelines(module: ir.Module, route: str) -> list[str]:
     """The pipelines `propagate` runs on `module` for `route`."""
-    propagation = PROPAGATION_PIPELINE_FOR_SHARDY if route == "sdy" else PROPAGATION_PIPELINE
-    return [IMPORT_PIPELINE, propagation] if in_gspmd_form(module) else [propagation]
+    imported = [IMPORT_PIPELINE] if in_gspmd_form(module) else []
+    if route == "sdy":
+        return [*imported, PROPAGATION_PIPELINE_FOR_SHARDY]
+    return [INLINE_CALLS, *imported, PROPAGATION_PIPELINE]
 
 
 def propagate(module: ir.Module, route: str) -> list[str]:
     """Imports a module in GSPMD form, then runs `sdy-propagation-pipeline` (for the sdy route, in the form XLA's
-    Shardy partitioner propagates again); returns the pipelines run."""
+    Shardy partitioner propagates again; for the gspmd route, on the module with its calls inlined as XLA inlines
+    them); returns the pipelines run."""
     steps = propagation_pipelines(module, route)
     for step in steps:
         run_pipeline(module, parse_pipeline(step))

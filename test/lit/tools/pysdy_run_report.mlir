@@ -5,7 +5,7 @@
 // groups of 4 devices with the same "x" index.
 
 // CHECK:      result0 float32[8,4]:
-// CHECK:      route:    gspmd (sdy-propagation-pipeline{dedup-functions-fully=true},xla-sdy-stablehlo-export-pipeline, then XLA)
+// CHECK:      route:    gspmd (pysdy-inline-calls,sdy-propagation-pipeline,xla-sdy-stablehlo-export-pipeline, then XLA)
 // CHECK-NEXT: devices:  8 (cpu:0, cpu:1, cpu:2, cpu:3, cpu:4, cpu:5, cpu:6, cpu:7)
 // CHECK:      arg0 float32[8,16]   #sdy.sharding<@mesh, [{"x"}, {"y"}]> | {devices=[2,4]<=[8]}
 // CHECK-NEXT: arg1 float32[16,4]   #sdy.sharding<@mesh, [{"y"}, {}]> | {devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}

@@ -163,9 +163,7 @@ def test_a_module_in_gspmd_form_is_imported_first(tmp_path):
     path = tmp_path / "gspmd.mlir"
     path.write_text(GSPMD_FORM)
     report = json.loads(_passes([str(path), "--check", "--report", "json"]))
-    assert report["pipeline"].startswith(
-        "xla-sdy-stablehlo-import-pipeline,sdy-propagation-pipeline{dedup-functions-fully=true},"
-    )
+    assert report["pipeline"].startswith("pysdy-inline-calls,xla-sdy-stablehlo-import-pipeline,sdy-propagation-pipeline,")
     assert report["inputs"][1]["sdy_sharding"] == '#sdy.sharding<@mesh, [{"_axis_1"}, {}]>'
     assert report["check"]["passed"] is True
 

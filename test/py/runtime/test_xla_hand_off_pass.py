@@ -17,14 +17,14 @@ FAST = ("scan_over_layers", "scan_over_layers_grad", "while_loop_power_iteration
         "cond_branches", "shard_map_psum")  # fmt: skip
 PROPAGATION = {
     "sdy": "-sdy-propagation-pipeline=avoid-export-for-partitioning=true",
-    "gspmd": "-sdy-propagation-pipeline",
+    "gspmd": "-pysdy-inline-calls -sdy-propagation-pipeline",
 }
 
 
 def _hand_off(text: str, route: str, tmp_path) -> str:
     source = tmp_path / "module.mlir"
     source.write_text(text)
-    command = [sys.executable, "-m", "pysdy.tools.pysdy_opt", str(source), PROPAGATION[route],
+    command = [sys.executable, "-m", "pysdy.tools.pysdy_opt", str(source), *PROPAGATION[route].split(),
                f"-pysdy-xla-hand-off=route={route}"]  # fmt: skip
     completed = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert completed.returncode == 0, completed.stderr
