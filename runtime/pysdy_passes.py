@@ -23,7 +23,8 @@ INLINE_CALLS = "pysdy-inline-calls"
 # re-propagatable (no reshards or collectives, which jaxlib's compile path cannot carry into XLA's HLO).
 PROPAGATION_PIPELINE_FOR_SHARDY = "sdy-propagation-pipeline{avoid-export-for-partitioning=true}"
 EXPORT_PIPELINE = "xla-sdy-stablehlo-export-pipeline"
-REGION_OPS = ("stablehlo.while", "stablehlo.case", "stablehlo.if")
+# The ops whose shardings the gspmd route hands over as constraints (shardings_as_constraints.py).
+BARRIERS = ("stablehlo.optimization_barrier",)
 
 
 def in_gspmd_form(module: ir.Module) -> bool:
@@ -58,7 +59,8 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     (xla_limits.py), a module that makes unreduced axes out of replicated values
     is refused (RuntimeInputError, see unreduced_sources.py), the broadcasts
     XLA's translation would shard badly are split (expanding_broadcasts.py),
-    then `xla-sdy-stablehlo-export-pipeline`. sdy: branch results are unified,
+    optimization barriers hand their shardings over as constraints
+    (shardings_as_constraints.py), then `xla-sdy-stablehlo-export-pipeline`. sdy: branch results are unified,
     reshards become constraints (xla_limits.py), and every op's sharding is
     handed over as constraints on its results, as JAX writes shardings
     (shardings_as_constraints.py).
@@ -66,9 +68,8 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     if route == "gspmd":
         refuse_unreduced_from_replicated(module)
         split_expanding_broadcasts(module)
-        # XLA's GSPMD export gives an unsharded loop or conditional a replicated sharding: theirs stay.
         pin_loop_invariants(module)
-        shardings_as_constraints(module, kept_on=REGION_OPS)
+        shardings_as_constraints(module, only_on=BARRIERS)
         run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
         return []
     unify_branch_results(module)

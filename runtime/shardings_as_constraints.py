@@ -11,10 +11,15 @@ an op using one of them (a remat's residuals under `scan`), and a sharded
 but keeps its sharding. So each sharded op hands its shardings over as what
 JAX writes for `with_sharding_constraint`: the op unsharded, a constraint to
 its sharding on each used result. XLA's propagation starts from the
-constraints and finds pysdy's shardings again; none is dropped. The gspmd route
-does the same before XLA's export, which writes the constraints as sharded
-copies, but keeps the shardings of loops and conditionals on them: that export
-gives an unsharded one a replicated sharding.
+constraints and finds pysdy's shardings again; none is dropped.
+
+The gspmd route moves only the shardings of `stablehlo.optimization_barrier`s
+before XLA's export (`only_on`): that export writes the constraints as
+sharded copies, and the translation's one sharding per barrier is what goes
+wrong there. Every other op keeps its sharding, so XLA's GSPMD propagation has
+nothing left to choose: given constraints alone, it chose differently from
+pysdy (more collective bytes, and a partitioned FFT that XLA's CPU runtime
+rejects).
 
 Kept on the op: a sharding on a mesh without axes (a maximal one, JAX's own
 for host callbacks, which places the op itself on a device); a sharding with
@@ -39,12 +44,14 @@ from pysdy.passes.export.reshard_ir import MeshTable
 SHARDING = "sdy.sharding"
 
 
-def shardings_as_constraints(module: ir.Module, kept_on: Collection[str] = ()) -> None:
-    """Moves each op's `sdy.sharding` onto constraints after it (see the module docstring), but on ops named in
-    `kept_on`."""
+def shardings_as_constraints(module: ir.Module, only_on: Collection[str] | None = None) -> None:
+    """Moves each op's `sdy.sharding` onto constraints after it (see the module docstring); with `only_on`, only
+    those of the ops it names."""
     meshes = MeshTable(module.operation)
     for op in nested_ops(module.operation):
-        if SHARDING not in op.attributes or op.name in kept_on or not _may_move(op, meshes):
+        if only_on is not None and op.name not in only_on:
+            continue
+        if SHARDING not in op.attributes or not _may_move(op, meshes):
             continue
         shardings = sdy.TensorShardingPerValueAttr(op.attributes[SHARDING]).shardings
         del op.attributes[SHARDING]

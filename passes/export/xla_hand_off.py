@@ -19,7 +19,8 @@ class XlaHandOffPass(Pass):
     summary = (
         "The step after sdy-propagation-pipeline before handing a file to XLA: on the sdy route (XLA's Shardy "
         "partitioner; propagate with avoid-export-for-partitioning=true) every op's sharding as constraints on its "
-        "results; on the gspmd route the rewritten loops and broadcasts and xla-sdy-stablehlo-export-pipeline."
+        "results; on the gspmd route the rewritten loops and broadcasts, optimization barriers' shardings as "
+        "constraints, and xla-sdy-stablehlo-export-pipeline."
     )
     anchor = MODULE
 
