@@ -41,6 +41,36 @@ def _tokens(mesh, batch: int, length: int, vocab: int):
     return jax.device_put(values, NamedSharding(mesh, P("data", None)))
 
 
+def _fsdp_mlp_and_batch(seed: int, scale: float) -> tuple[list[jax.Array], jax.Array]:
+    """The two weights of a 32-64-32 MLP (normal, times `scale`), FSDP on "data" and tensor parallel on "model",
+    and a batch of 16 split on "data"."""
+    mesh = _mesh()
+    rng = np.random.default_rng(seed)
+
+    def put(shape, spec, factor=1.0):
+        return jax.device_put(rng.standard_normal(shape).astype(np.float32) * factor, NamedSharding(mesh, spec))
+
+    params = [put((32, 64), P("data", "model"), scale), put((64, 32), P("model", "data"), scale)]
+    return params, put((16, 32), P("data", None))
+
+
+def _nnx_train_step(tx, losses):
+    """An `nnx.jit` step of `model` on a batch: the mean of `losses(model, *batch)`, its gradient and one update by
+    the optax transformation `tx`; returns the loss and the new optimizer state, the model updated in place."""
+    import optax
+    from flax import nnx
+
+    @nnx.jit
+    def step(model, opt_state, *batch):
+        loss, grads = nnx.value_and_grad(lambda model: losses(model, *batch).mean())(model)
+        params = nnx.state(model, nnx.Param)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        nnx.update(model, optax.apply_updates(params, updates))
+        return loss, opt_state
+
+    return step
+
+
 def _nnx_language_model_step(model_class, rules, tokens) -> Step:
     """One AdamW step of an NNX language model (next-token cross entropy on `tokens`) under `nnx.jit`, its
     parameters placed by their logical axes under `rules`."""
@@ -58,16 +88,8 @@ def _nnx_language_model_step(model_class, rules, tokens) -> Step:
     tx = optax.adamw(1e-3, eps=1e-5)
     opt_state = tx.init(nnx.state(model, nnx.Param))
 
-    @nnx.jit
-    def step(model, opt_state, tokens):
-        def loss_fn(model):
-            return optax.softmax_cross_entropy_with_integer_labels(model(tokens), tokens).mean()
-
-        loss, grads = nnx.value_and_grad(loss_fn)(model)
-        params = nnx.state(model, nnx.Param)
-        updates, opt_state = tx.update(grads, opt_state, params)
-        nnx.update(model, optax.apply_updates(params, updates))
-        return loss, opt_state
+    cross_entropy = optax.softmax_cross_entropy_with_integer_labels
+    step = _nnx_train_step(tx, lambda model, tokens: cross_entropy(model(tokens), tokens))
 
     def run():
         with jax.set_mesh(mesh), nnx.logical_axis_rules(rules):
@@ -422,13 +444,7 @@ def custom_vjp_checkpoint_policy_donated_adamw() -> Step:
 
     gelu.defvjp(gelu_forward, gelu_backward)
 
-    mesh = _mesh()
-    rng = np.random.default_rng(7)
-    params = [
-        jax.device_put(rng.standard_normal((32, 64)).astype(np.float32) * 0.1, NamedSharding(mesh, P("data", "model"))),
-        jax.device_put(rng.standard_normal((64, 32)).astype(np.float32) * 0.1, NamedSharding(mesh, P("model", "data"))),
-    ]
-    x = jax.device_put(rng.standard_normal((16, 32)).astype(np.float32), NamedSharding(mesh, P("data", None)))
+    params, x = _fsdp_mlp_and_batch(seed=7, scale=0.1)
     tx = optax.adamw(1e-3, eps=1e-5)
     opt_state = tx.init(params)
 
@@ -552,13 +568,7 @@ def cond_switch_host_callbacks_sgd() -> Step:
     "model"."""
     from jax.experimental import io_callback
 
-    mesh = _mesh()
-    rng = np.random.default_rng(10)
-    params = [
-        jax.device_put(rng.standard_normal((32, 64)).astype(np.float32) * 0.3, NamedSharding(mesh, P("data", "model"))),
-        jax.device_put(rng.standard_normal((64, 32)).astype(np.float32) * 0.3, NamedSharding(mesh, P("model", "data"))),
-    ]
-    x = jax.device_put(rng.standard_normal((16, 32)).astype(np.float32), NamedSharding(mesh, P("data", None)))
+    params, x = _fsdp_mlp_and_batch(seed=10, scale=0.3)
     activations = (jnp.tanh, jax.nn.relu, jax.nn.gelu)
     logged: list[np.ndarray] = []
 
@@ -623,16 +633,8 @@ def nnx_cnn_batch_spatial_sharding_momentum() -> Step:
     tx = optax.sgd(0.05, momentum=0.9)
     opt_state = tx.init(nnx.state(model, nnx.Param))
 
-    @nnx.jit
-    def step(model, opt_state, images, labels):
-        def loss_fn(model):
-            return optax.softmax_cross_entropy_with_integer_labels(model(images), labels).mean()
-
-        loss, grads = nnx.value_and_grad(loss_fn)(model)
-        params = nnx.state(model, nnx.Param)
-        updates, opt_state = tx.update(grads, opt_state, params)
-        nnx.update(model, optax.apply_updates(params, updates))
-        return loss, opt_state
+    cross_entropy = optax.softmax_cross_entropy_with_integer_labels
+    step = _nnx_train_step(tx, lambda model, images, labels: cross_entropy(model(images), labels))
 
     def run():
         with jax.set_mesh(mesh):
