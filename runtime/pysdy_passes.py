@@ -12,6 +12,7 @@ from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.expanding_broadcasts import split_expanding_broadcasts
 from pysdy.runtime.shardings_as_constraints import shardings_as_constraints
 from pysdy.runtime.unreduced_sources import refuse_unreduced_from_replicated
+from pysdy.runtime.unsharded_as_replicated import replicate_unsharded
 from pysdy.runtime.xla_limits import pin_loop_invariants, reshards_as_constraints, unify_branch_results
 
 ROUTES = ("gspmd", "sdy")
@@ -59,6 +60,7 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     (xla_limits.py), a module that makes unreduced axes out of replicated values
     is refused (RuntimeInputError, see unreduced_sources.py), the broadcasts
     XLA's translation would shard badly are split (expanding_broadcasts.py),
+    ops left unsharded are replicated (unsharded_as_replicated.py),
     optimization barriers hand their shardings over as constraints
     (shardings_as_constraints.py), then `xla-sdy-stablehlo-export-pipeline`. sdy: branch results are unified,
     reshards become constraints (xla_limits.py), and every op's sharding is
@@ -69,6 +71,7 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
         refuse_unreduced_from_replicated(module)
         split_expanding_broadcasts(module)
         pin_loop_invariants(module)
+        replicate_unsharded(module, skipped=BARRIERS)
         shardings_as_constraints(module, only_on=BARRIERS)
         run_pipeline(module, parse_pipeline(EXPORT_PIPELINE))
         return []

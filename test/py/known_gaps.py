@@ -23,28 +23,15 @@ NNX_BYTES_0_10 = (
     "5613062 (on 0.12 pysdy's 5674502 is below XLA's 5686790)"
 )
 
-CNN_GSPMD_BYTES = (
-    "on the gspmd route XLA's GSPMD propagation shards the batch norm's channel statistics, which Shardy's result "
-    "leaves replicated, over the batch axis and gathers them back: 5 all-gathers of 16 floats, 102898 bytes per "
-    "step against plain JAX's 102658; constraining every value Shardy's result leaves replicated (with an "
-    "elementwise rule on chlo.square) removed them but sent more in two other programs (attention +12672 bytes, "
-    "embedding +11280)"
-)
-_CNN_GSPMD = (
-    "test/py/jax_api/test_framework_programs.py::test_training_step_sends_no_more_collective_bytes_than_plain_jax"
-    "[nnx_cnn_batch_spatial_sharding_momentum-gspmd]"
-)
-
 # jax line -> test id -> reason
 KNOWN_GAPS: dict[str, dict[str, str]] = {
     "0.10": {
         f"test/py/jax_api/test_framework_programs.py::test_training_step_sends_no_more_collective_bytes_than_plain_jax"
         f"[nnx_scan_remat_decoder_adamw-{route}]": NNX_BYTES_0_10
         for route in ("gspmd", "sdy")
-    } | {_CNN_GSPMD: CNN_GSPMD_BYTES},
-    "0.11": {_CNN_GSPMD: CNN_GSPMD_BYTES},
+    },
+    "0.11": {},
     "0.12": {
-        _CNN_GSPMD: CNN_GSPMD_BYTES,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[insert-reshards-full-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-default-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-cmv1-default-argmax_and_argmin]': ARGMAX_0_12,

@@ -2,11 +2,15 @@
 
 // On the gspmd route, an optimization barrier's shardings go onto sharded copies of its results (XLA's translation
 // gives a barrier one sharding for all its elements); every other op keeps its sharding as an mhlo.sharding, the
-// loop among them, and the loop-invariant state the body returns unchanged is pinned with a copy.
+// loop among them, an op propagation left unsharded (the counter's) is written replicated, and the loop-invariant
+// state the body returns unchanged is pinned with a copy.
 
 // CHECK-LABEL: func.func @main(
 // CHECK:         %0:3 = stablehlo.while(%iterArg = %c, %iterArg_0 = %arg0, %iterArg_1 = %arg1) : tensor<i32>, tensor<8x16xf32>, tensor<8x16xf32> attributes {mhlo.sharding = "{{[{][{]}}replicated}, {devices=[2,4]<=[8]}, {devices=[2,1,4]<=[8] last_tile_dim_replicate}}"}
-// CHECK:         %3:2 = stablehlo.optimization_barrier %iterArg_0, %iterArg_1 : tensor<8x16xf32>, tensor<8x16xf32>
+// CHECK:         } do {
+// CHECK-NEXT:      %c_2 = stablehlo.constant {mhlo.sharding = "{replicated}"} dense<1> : tensor<i32>
+// CHECK-NEXT:      %2 = stablehlo.add %iterArg, %c_2 {mhlo.sharding = "{replicated}"} : tensor<i32>
+// CHECK-NEXT:    %3:2 = stablehlo.optimization_barrier %iterArg_0, %iterArg_1 : tensor<8x16xf32>, tensor<8x16xf32>
 // CHECK-NEXT:    %4 = mhlo.copy %3#0 {mhlo.sharding = "{devices=[2,4]<=[8]}"} : tensor<8x16xf32>
 // CHECK-NEXT:    %5 = mhlo.copy %3#1 {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"} : tensor<8x16xf32>
 // CHECK-NEXT:    %6 = stablehlo.multiply %5, %4 {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"} : tensor<8x16xf32>
