@@ -11,7 +11,7 @@ inlines the calls XLA would inline.
 A plain call is one XLA inlines and whose inlining loses nothing: no attribute
 of its own (a host computation's `_xla_compute_type`, a result sharding) and
 a callee with no sharding on its arguments or results. The other calls stay.
-Private functions left without callers are erased.
+Private functions nothing names any more are erased.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from jaxlib.mlir import ir
 
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.import_.call_graph import callee_name, functions
-from pysdy.passes.import_.symbols import SymbolTable, symbol_name
+from pysdy.passes.import_.symbols import SymbolTable, is_private, references_in, symbol_name
 from pysdy.passes.registry import MODULE, Pass, register_pass
 
 CALL_OWN_ATTRS = frozenset({"callee"})
@@ -35,7 +35,8 @@ class InlineCallsPass(Pass):
     argument = "pysdy-inline-calls"
     summary = (
         "Replaces each call without attributes, to a callee without shardings in its signature, by a copy of the "
-        "callee's body, as XLA's CPU compiler inlines calls before propagating; erases private functions left uncalled."
+        "callee's body, as XLA's CPU compiler inlines calls before propagating; erases the private functions nothing "
+        "names any more."
     )
     anchor = MODULE
 
@@ -46,9 +47,11 @@ class InlineCallsPass(Pass):
             for call in calls:
                 inlined.add(callee_name(call))
                 _inline(call, symbols.lookup(callee_name(call)))
-        still_called = {callee_name(call) for call in nested_ops(op, name="func.call")}
-        for func in functions(op):
-            if symbol_name(func) in inlined - still_called and _is_private(func):
+        while dead := [
+            func for func in functions(op)
+            if symbol_name(func) in inlined and is_private(func) and not _referenced_elsewhere(op, func)
+        ]:
+            for func in dead:
                 symbols.erase(func)
 
 
@@ -66,8 +69,16 @@ def _is_plain(call: ir.Operation, symbols: SymbolTable) -> bool:
     return True
 
 
-def _is_private(func: ir.Operation) -> bool:
-    return "sym_visibility" in func.attributes and ir.StringAttr(func.attributes["sym_visibility"]).value == "private"
+def _referenced_elsewhere(module: ir.Operation, func: ir.Operation) -> bool:
+    """Whether an op outside `func` still names it (a call kept, a custom call's computation); True when an op of
+    an unregistered dialect hides its references."""
+    for other in module.regions[0].blocks[0].operations:
+        if other.operation == func:
+            continue
+        references = references_in(other.operation)
+        if references is None or symbol_name(func) in references:
+            return True
+    return False
 
 
 def _inline(call: ir.Operation, callee: ir.Operation) -> None:

@@ -74,7 +74,7 @@ def _referenced_names(attr: ir.Attribute, names: set[str]) -> None:
             _referenced_names(entry.attr, names)
 
 
-def _references_in(op: ir.Operation) -> set[str] | None:
+def references_in(op: ir.Operation) -> set[str] | None:
     """The symbol names `op` and its nested ops refer to; None when an op of an unregistered
     dialect with one region (a potential symbol table of its own) hides what they are, as in MLIR."""
     names: set[str] = set()
@@ -111,7 +111,7 @@ def erase_dead_private_symbols(module: ir.Operation) -> None:
     live_names = {symbol_name(op) for op in live if symbol_name(op) is not None}
     while live:
         op = live.pop()
-        references = _references_in(op)
+        references = references_in(op)
         if references is None:
             op.location.emit_error(
                 "operation contains potentially unknown symbol table, meaning that we can't reliable compute symbol uses"

@@ -104,3 +104,38 @@ func.func @public(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   %0 = stablehlo.negate %arg0 : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// A function still named elsewhere (a custom call's computation) stays after its call is inlined; one named only by
+// an erased function goes, wherever it stands in the module.
+
+// CHECK-LABEL: func @named_elsewhere
+// CHECK-NEXT:    %0 = stablehlo.add %arg0, %arg0 : tensor<8xf32>
+// CHECK-NEXT:    %1 = stablehlo.custom_call @foo(%0) {called_computations = [@kept]} : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    %2 = stablehlo.sine %1 : tensor<8xf32>
+// CHECK-NEXT:    return %2 : tensor<8xf32>
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.func private @kept(
+// CHECK-NOT:   func.func
+func.func @named_elsewhere(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = call @twice(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = stablehlo.custom_call @foo(%0) {called_computations = [@kept]} : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = call @kept(%1) : (tensor<8xf32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+
+func.func private @double(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.add %arg0, %arg0 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+func.func private @twice(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = call @double(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+func.func private @kept(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.sine %arg0 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
