@@ -19,11 +19,12 @@ from collections.abc import Collection
 
 from jaxlib.mlir import ir
 
+from pysdy.dialects.sdy import TensorSharding, TensorShardingPerValue
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.manual_axes import enclosing_manual_computation
 from pysdy.passes.export.reshard_ir import MeshTable
 
 SHARDING = "sdy.sharding"
-MANUAL_COMPUTATION = "sdy.manual_computation"
 
 
 def replicate_unsharded(module: ir.Module, skipped: Collection[str] = ()) -> None:
@@ -35,8 +36,8 @@ def replicate_unsharded(module: ir.Module, skipped: Collection[str] = ()) -> Non
     for op in nested_ops(module.operation):
         if op.name in skipped or not _is_unsharded(op):
             continue
-        per_value = ", ".join(f"<@{mesh}, [{', '.join('{}' for _ in range(r.type.rank))}]>" for r in op.results)
-        op.attributes[SHARDING] = ir.Attribute.parse(f"#sdy.sharding_per_value<[{per_value}]>")
+        replicated = tuple(TensorSharding.fully_closed(mesh, result.type.rank) for result in op.results)
+        op.attributes[SHARDING] = TensorShardingPerValue(replicated).to_attr()
 
 
 def _is_unsharded(op: ir.Operation) -> bool:
@@ -44,9 +45,4 @@ def _is_unsharded(op: ir.Operation) -> bool:
         return False
     if not all(isinstance(result.type, ir.RankedTensorType) for result in op.results):
         return False
-    parent = op.parent
-    while parent is not None and parent.name != "func.func":
-        if parent.name == MANUAL_COMPUTATION:
-            return False
-        parent = parent.parent
-    return True
+    return enclosing_manual_computation(op) is None

@@ -31,6 +31,7 @@ from jaxlib.mlir.dialects import sdy
 from pysdy.dialects.sdy import TensorSharding, TensorShardingPerValue
 from pysdy.passes.common.data_flow import terminator_operands
 from pysdy.passes.common.ir_walk import nested_ops_named
+from pysdy.passes.common.manual_axes import enclosing_manual_computation
 from pysdy.passes.common.value_shardings import get_sharding
 
 
@@ -70,7 +71,7 @@ def pin_loop_invariants(module: ir.Module, in_manual_computations: bool = True) 
     loops XLA's GSPMD export shards `{manual}`), each argument the body returns unchanged is returned through a
     constraint to the loop's sharding of it (replicated along the free axes where the loop has none)."""
     for loop in nested_ops_named(module.operation, {"stablehlo.while"}):
-        manual = _enclosing_manual_computation(loop) if in_manual_computations else None
+        manual = enclosing_manual_computation(loop) if in_manual_computations else None
         if "sdy.sharding" not in loop.attributes and manual is None:
             continue
         body = loop.regions[1]
@@ -79,15 +80,6 @@ def pin_loop_invariants(module: ir.Module, in_manual_computations: bool = True) 
             if returned == argument and isinstance(argument.type, ir.RankedTensorType):
                 sharding = get_sharding(loop.results[index]) or _replicated_in(manual, argument)
                 _return_constrained(body, index, sharding)
-
-
-def _enclosing_manual_computation(op: ir.Operation) -> ir.Operation | None:
-    parent = op.parent
-    while parent is not None and parent.name != "func.func":
-        if parent.name == "sdy.manual_computation":
-            return parent
-        parent = parent.parent
-    return None
 
 
 def _replicated_in(manual: ir.Operation, value: ir.Value) -> TensorSharding:

@@ -13,6 +13,14 @@ from jaxlib.mlir import ir
 from pysdy.dialects.sdy import DimSharding, ManualAxes, TensorSharding
 
 
+def enclosing_manual_computation(op: ir.Operation) -> ir.Operation | None:
+    """The innermost `sdy.manual_computation` `op` is nested in, if any."""
+    parent = op.parent
+    while parent is not None and parent.name != "sdy.manual_computation":
+        parent = parent.parent
+    return parent
+
+
 def manual_axes_of(manual_computation: ir.Operation) -> tuple[str, ...]:
     return ManualAxes.from_attr(manual_computation.attributes["manual_axes"]).axes
 

@@ -7,8 +7,8 @@ import dataclasses
 
 from jaxlib.mlir import ir
 
-from pysdy.passes.common.data_flow import MANUAL_COMPUTATION
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.manual_axes import enclosing_manual_computation
 from pysdy.passes.registry import Pass, PassFailure, register_pass
 
 GROUP_OP = "sdy.sharding_group"
@@ -16,13 +16,6 @@ GROUP_OP = "sdy.sharding_group"
 
 def group_id(op: ir.Operation) -> int:
     return ir.IntegerAttr(op.attributes["group_id"]).value
-
-
-def _enclosing_manual_computation(op: ir.Operation) -> ir.Operation | None:
-    parent = op.parent
-    while parent is not None and parent.name != MANUAL_COMPUTATION:
-        parent = parent.parent
-    return parent
 
 
 class _EquivalenceClasses:
@@ -61,7 +54,7 @@ def _validate(groups: list[ir.Operation]) -> bool:
     shape: dict[int, list[int]] = {}
     for op in groups:
         gid = group_id(op)
-        parent = _enclosing_manual_computation(op)
+        parent = enclosing_manual_computation(op)
         if gid in manual_parent and not _same_op(manual_parent[gid], parent):
             op.location.emit_error(
                 f"ShardingGroupOps values cannot cross ManualComputationOp boundaries for groupId: {gid}"
