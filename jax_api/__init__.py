@@ -1,6 +1,7 @@
 """`pysdy.jax`: JAX programs through pysdy's pipeline (a `jit` and a hook on JAX's compile step)."""
 
 from pysdy.jax.compatibility import TESTED_JAX_VERSIONS, IncompatibleJaxError
+from pysdy.jax.explain import explain
 from pysdy.jax.handoff import HandOff, PysdyExportError, export_for_gspmd, hand_off
 from pysdy.jax.hook import (
     PysdyCompilation,
@@ -28,6 +29,7 @@ __all__ = [
     "PysdyWarning",
     "check_hook_compatibility",
     "compilations",
+    "explain",
     "export_for_gspmd",
     "hand_off",
     "hook_summary",

@@ -46,6 +46,7 @@ class Collective:
     groups: tuple[tuple[int, ...], ...]
     operand_bytes: int
     sent_bytes: int
+    location: str | None = None  # `file:line` of the source op XLA's metadata names, when the module had locations
 
     def groups_text(self) -> str:
         joiner = "->" if self.kind == "collective-permute" else ","
@@ -59,6 +60,7 @@ class Collective:
             "groups": [list(g) for g in self.groups],
             "operand_bytes_per_device": self.operand_bytes,
             "sent_bytes_per_device": self.sent_bytes,
+            "location": self.location,
         }
 
 
@@ -137,6 +139,7 @@ def find_collectives(hlo_text: str, device_count: int) -> list[Collective]:
     empty replica groups mean one group of all `device_count` devices."""
     shapes: dict[str, str] = {}
     found = []
+    frames = _stack_frames(hlo_text)
     for line in hlo_text.splitlines():
         match = _INSTRUCTION.match(line)
         if not match:
@@ -154,10 +157,52 @@ def find_collectives(hlo_text: str, device_count: int) -> list[Collective]:
             result_bytes = shape_bytes(f"{arrays[-1][0]}[{arrays[-1][1]}]") if arrays else 0
         groups = _groups(attributes) or (tuple(range(device_count)),)
         group_size = len(groups[0]) if groups and kind != "collective-permute" else 0
-        found.append(
-            Collective(kind, name, shape, groups, operand_bytes, _sent_bytes(kind, operand_bytes, result_bytes, group_size))
-        )
+        sent = _sent_bytes(kind, operand_bytes, result_bytes, group_size)
+        found.append(Collective(kind, name, shape, groups, operand_bytes, sent, _location(attributes, frames)))
     return found
+
+
+# The source position in an instruction's metadata: `source_file="f.py" source_line=7`, or (jaxlib 0.10 on) a
+# `stack_frame_id=N` into the module's tables, printed after its instructions' computations begin.
+_SOURCE = re.compile(r'source_file="([^"]*)" source_line=(\d+)')
+_FRAME = re.compile(r"stack_frame_id=(\d+)")
+_TABLE_ROW = re.compile(r"^(\d+) (.*)$")
+_FIELD = re.compile(r"(\w+)=(\d+)")
+
+
+def _stack_frames(hlo_text: str) -> dict[int, str]:
+    """Stack frame id -> `file:line` of its innermost position, from the module's FileNames, FileLocations and
+    StackFrames tables."""
+    tables: dict[str, dict[int, str]] = {}
+    current = None
+    for line in hlo_text.splitlines():
+        if line in ("FileNames", "FunctionNames", "FileLocations", "StackFrames"):
+            current = tables.setdefault(line, {})
+            continue
+        row = _TABLE_ROW.match(line) if current is not None else None
+        if row is None:
+            current = None if not line.strip() else current
+            continue
+        current[int(row.group(1))] = row.group(2)
+    files = {i: name.strip('"') for i, name in tables.get("FileNames", {}).items()}
+    positions = {}
+    for i, row in tables.get("FileLocations", {}).items():
+        fields = dict((k, int(v)) for k, v in _FIELD.findall(row))
+        positions[i] = f"{files.get(fields.get('file_name_id'), '?')}:{fields.get('line', 0)}"
+    frames = {}
+    for i, row in tables.get("StackFrames", {}).items():
+        fields = dict((k, int(v)) for k, v in _FIELD.findall(row))
+        if fields.get("file_location_id") in positions:
+            frames[i] = positions[fields["file_location_id"]]
+    return frames
+
+
+def _location(attributes: str, frames: dict[int, str]) -> str | None:
+    source = _SOURCE.search(attributes)
+    if source is not None:
+        return f"{source.group(1)}:{source.group(2)}"
+    frame = _FRAME.search(attributes)
+    return None if frame is None else frames.get(int(frame.group(1)))
 
 
 _COMPUTATION = re.compile(r"^(ENTRY )?%?([\w.\-]+) \(.*\{$")

@@ -52,9 +52,6 @@ class CompiledModule:
         """The HLO XLA compiled, after partitioning and optimization."""
         return self.executable.hlo_modules()[0].to_string()
 
-    def memory_stats(self):
-        return self.executable.get_compiled_memory_stats()
-
 
 def compile_options(devices: list, shardy: bool, partitioned: bool = True) -> xc.CompileOptions:
     options = xc.CompileOptions()
@@ -106,6 +103,6 @@ def compile_module(
             raise RuntimeInputError(f"pysdy's passes failed: {error}") from None
         if route == "gspmd":
             steps.append(EXPORT_PIPELINE)
-        compiled_text = str(module)
+        compiled_text = module.operation.get_asm(enable_debug_info=True)  # XLA keeps the source lines as metadata
     executable = xla_compile(compiled_text, chosen, compile_options(chosen, shardy=route == "sdy"))
     return CompiledModule(route, chosen, info, ",".join(steps), propagated_text, compiled_text, executable, notes)

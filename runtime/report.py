@@ -122,10 +122,16 @@ def _values(names, specs, sdy, hlo) -> tuple[ValueSharding, ...]:
     )
 
 
+def memory_per_device(executable) -> dict[str, int]:
+    """XLA's compiled memory statistics of an executable, per device: argument, output, alias, temp, generated code
+    and peak bytes."""
+    stats = executable.get_compiled_memory_stats()
+    return {name: int(getattr(stats, field)) for name, field in _MEMORY_FIELDS}
+
+
 def build_report(compiled: CompiledModule, source: str, check: CheckResult | None = None) -> Report:
     info = compiled.info
     sdy_args, sdy_results = _sdy_shardings(compiled.propagated_text)
-    stats = compiled.memory_stats()
     return Report(
         source=source,
         route=compiled.route,
@@ -137,7 +143,7 @@ def build_report(compiled: CompiledModule, source: str, check: CheckResult | Non
         outputs=_values(
             [result_name(i) for i in range(len(info.results))], info.results, sdy_results, compiled.output_shardings
         ),
-        memory_per_device={name: int(getattr(stats, field)) for name, field in _MEMORY_FIELDS},
+        memory_per_device=memory_per_device(compiled.executable),
         collectives=tuple(find_collectives(compiled.partitioned_hlo(), len(compiled.devices))),
         notes=tuple(compiled.notes),
         check=check,

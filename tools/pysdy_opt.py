@@ -13,6 +13,7 @@ from jaxlib.mlir import passmanager
 from pysdy.dialects.context import make_context
 from pysdy.driver.diagnostics import format_diagnostic
 from pysdy.driver.opt import OptSettings, run_opt
+from pysdy.driver.progress import Progress
 from pysdy.driver.output_file import OutputError, check_output_file, write_output_file
 from pysdy.driver.source import SourceError, decode_source, shown_name
 from pysdy.passes.pipeline import (
@@ -200,7 +201,9 @@ def _run(argv: list[str]) -> int:
         lines = data.decode("utf-8", errors="replace").split("\n")
         sys.stderr.write(format_diagnostic(error.diagnostic, {source_name: lines}) + "\n")
         return 1
-    result = run_opt(text, source_name, settings)
+    with Progress("pysdy-opt") as progress:
+        progress.stage(f"running the pipeline on {source_name}")
+        result = run_opt(text, source_name, settings)
     sys.stderr.write(result.errors)
     if result.output and (result.succeeded or settings.split_input_file):
         if not to_file:

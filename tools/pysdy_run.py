@@ -1,7 +1,7 @@
 """`pysdy-run`: propagate a module with pysdy, compile it with XLA for N devices, run it, check and report.
 
     pysdy-run FILE [--devices N] [--inputs in.npz] [--outputs out.npz] [--route gspmd|sdy]
-              [--check] [--report [text|json]]
+              [--check] [--report [text|json|html]] [-o report.html]
 """
 
 from __future__ import annotations
@@ -36,8 +36,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--route", choices=("gspmd", "sdy"), default="gspmd", help="XLA partitioner to hand off to")
     parser.add_argument("--check", action="store_true", help="compare with the module run unpartitioned on one device")
     parser.add_argument(
-        "--report", nargs="?", const="text", choices=("text", "json"), help="print shardings, memory and collectives"
-    )
+        "--report", nargs="?", const="text", choices=("text", "json", "html"),
+        help="print shardings, memory and collectives; html: write the explained report (with -o) as one file",
+    )  # fmt: skip
+    parser.add_argument("-o", "--output", metavar="FILE", help="where --report html writes the report")
     return parser
 
 
@@ -62,7 +64,25 @@ def _summary(name: str, array) -> str:
     return f"{name} {array.dtype.name}[{shape}]: {values[:-1]}{more}]"
 
 
+def _write_html_report(text: str, source: str, compiled, path: str) -> None:
+    from pysdy.explain.build import ExplainInputError, explain_text
+    from pysdy.explain.compiled_figures import with_compiled_figures
+    from pysdy.explain.html_report import render_html
+    from pysdy.runtime.errors import RuntimeInputError
+
+    try:
+        explanation = with_compiled_figures(explain_text(text, source), text, compiled)
+    except ExplainInputError as error:
+        raise RuntimeInputError(f"could not explain the module: {error}") from None
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(render_html(explanation))
+    except OSError as error:
+        raise RuntimeInputError(f"could not write '{path}': {error.strerror}") from None
+
+
 def _run(arguments: argparse.Namespace) -> int:
+    from pysdy.driver.progress import Progress
     from pysdy.runtime.check import check_outputs
     from pysdy.runtime.compile import compile_module
     from pysdy.runtime.execute import execute
@@ -71,12 +91,19 @@ def _run(arguments: argparse.Namespace) -> int:
 
     text = _read_source(arguments.file)
     source = "<stdin>" if arguments.file == "-" else arguments.file
-    compiled = compile_module(text, devices=arguments.devices, route=arguments.route, source_name=source)
-    inputs = read_inputs(arguments.inputs, compiled.info) if arguments.inputs else random_inputs(compiled.info)
-    outputs = execute(compiled, inputs)
-    if arguments.outputs:
-        write_outputs(arguments.outputs, outputs)
-    check = check_outputs(text, compiled, inputs, outputs) if arguments.check else None
+    with Progress("pysdy-run") as progress:
+        progress.stage(f"propagating and compiling {source}")
+        compiled = compile_module(text, devices=arguments.devices, route=arguments.route, source_name=source)
+        inputs = read_inputs(arguments.inputs, compiled.info) if arguments.inputs else random_inputs(compiled.info)
+        progress.stage("running")
+        outputs = execute(compiled, inputs)
+        if arguments.outputs:
+            write_outputs(arguments.outputs, outputs)
+        progress.stage("checking against the reference")
+        check = check_outputs(text, compiled, inputs, outputs) if arguments.check else None
+        if arguments.report == "html":
+            progress.stage("explaining and writing the report")
+            _write_html_report(text, source, compiled, arguments.output)
     if arguments.report == "json":
         sys.stdout.write(report_json_text(build_report(compiled, source, check)))
     else:
@@ -86,6 +113,8 @@ def _run(arguments: argparse.Namespace) -> int:
             sys.stdout.write(_summary(result_name(index), output) + "\n")
         if arguments.report == "text":
             sys.stdout.write("\n" + build_report(compiled, source, check).to_text())
+        elif arguments.report == "html":
+            sys.stdout.write(f"report: {arguments.output}\n")
         elif check is not None:
             sys.stdout.write(f"check against {check.reference}: {'passed' if check.passed else 'FAILED'}\n")
     if check is not None and not check.passed:
@@ -96,7 +125,12 @@ def _run(arguments: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    arguments = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
+    arguments = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if arguments.report == "html" and not arguments.output:
+        parser.error("--report html needs -o FILE, the report to write")
+    if arguments.output and arguments.report != "html":
+        parser.error("-o FILE goes with --report html")
     for name, value in _ENVIRONMENT_DEFAULTS.items():
         os.environ.setdefault(name, value)
     from pysdy.runtime.errors import RuntimeInputError

@@ -50,12 +50,16 @@ def _shardings(mesh, specs):
     return jax.tree.map(lambda spec: NamedSharding(mesh, spec), specs, is_leaf=lambda x: isinstance(x, P))
 
 
+# `as_text`'s arguments while a corpus is being built: `debug_info=True` for the corpus with source locations.
+_AS_TEXT_OPTIONS: dict[str, bool] = {}
+
+
 def _lower(fn, mesh, in_specs, args, out_specs=None) -> str:
     """Lowers `fn(*args)` under jit with arguments (and optionally results) sharded by the given specs."""
     kwargs = {"in_shardings": _shardings(mesh, tuple(in_specs))}
     if out_specs is not None:
         kwargs["out_shardings"] = _shardings(mesh, out_specs)
-    return jax.jit(fn, **kwargs).lower(*args).as_text()
+    return jax.jit(fn, **kwargs).lower(*args).as_text(**_AS_TEXT_OPTIONS)
 
 
 # ----- model pieces -----
@@ -799,7 +803,7 @@ def explicit_mesh_unreduced_matmul():
         jax.ShapeDtypeStruct((16, 8), F32, sharding=NamedSharding(mesh, P("y", None))),
     )
     with jax.set_mesh(mesh):
-        return jax.jit(fn).lower(*args).as_text()
+        return jax.jit(fn).lower(*args).as_text(**_AS_TEXT_OPTIONS)
 
 
 # ----- shard_alike (sharding groups), with the JAX lines that have it -----
@@ -887,3 +891,14 @@ def program_names() -> list[str]:
 def corpus() -> dict[str, str]:
     """Program name -> StableHLO module text, as `jax.jit(...).lower(...).as_text()` prints it."""
     return {name: build() for name, build in _PROGRAMS.items()}
+
+
+@functools.cache
+def corpus_with_locations() -> dict[str, str]:
+    """The corpus printed with its source locations (`as_text(debug_info=True)`): each op names the line of this
+    file that made it."""
+    _AS_TEXT_OPTIONS["debug_info"] = True
+    try:
+        return {name: build() for name, build in _PROGRAMS.items()}
+    finally:
+        _AS_TEXT_OPTIONS.clear()

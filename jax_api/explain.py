@@ -1,0 +1,23 @@
+"""`pysdy.jax.explain`: a jitted function's shardings explained down to the user's source lines, with what its compile
+costs on pysdy's route and on XLA's own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pysdy.explain.api import ModuleExplanation
+from pysdy.explain.build import explain_text
+from pysdy.explain.compiled_figures import with_compiled_figures
+from pysdy.runtime.compile import compile_module
+
+
+def explain(jitted: Any, *args: Any, compile: bool = True, **kwargs: Any) -> ModuleExplanation:
+    """Lowers `jitted` (a `jax.jit` or `pysdy.jax.jit` function) for `args` with its source locations and explains
+    the module; with `compile`, also compiles it with XLA on pysdy's gspmd route and on XLA's own for the report's
+    memory and collectives."""
+    text = jitted.lower(*args, **kwargs).as_text(debug_info=True)
+    name = getattr(jitted, "__name__", type(jitted).__name__)
+    explanation = explain_text(text, f"jit({name})")
+    if compile:
+        explanation = with_compiled_figures(explanation, text, compile_module(text, source_name=f"jit({name})"))
+    return ModuleExplanation(explanation)
