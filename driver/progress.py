@@ -16,12 +16,14 @@ class Progress:
     """`with Progress("pysdy-opt") as progress: progress.stage("propagating"); ...` shows
     `pysdy-opt: propagating (3 s)` once the work has run `delay` seconds, updated every `interval`."""
 
-    def __init__(self, tool: str, stream: TextIO | None = None, delay: float = 1.0, interval: float = 0.5):
+    def __init__(
+        self, tool: str, stage: str = "working", stream: TextIO | None = None, delay: float = 1.0, interval: float = 0.5
+    ):
         self.tool = tool
         self.stream = sys.stderr if stream is None else stream
         self.delay = delay
         self.interval = interval
-        self._stage = "working"
+        self._stage = stage
         self._start = 0.0
         self._done = threading.Event()
         self._thread: threading.Thread | None = None

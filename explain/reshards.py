@@ -25,7 +25,7 @@ from pysdy.dialects.sdy import AxisRef, FactorKind, Mesh, TensorSharding
 from pysdy.explain.annotations import annotation_of
 from pysdy.explain.chains import axis_chain
 from pysdy.explain.model import Annotation, Reshard
-from pysdy.explain.recorded_module import RecordedModule, ValueKey
+from pysdy.explain.recorded_module import FuncResult, RecordedModule, ValueKey
 from pysdy.explain.sizes import element_bytes, local_bytes
 from pysdy.passes.export.collective_plan import (
     AllGather,
@@ -132,15 +132,79 @@ def _explain(recorded: RecordedModule, op: ir.Operation, meshes: dict[str, Mesh]
             str(op.attributes["sharding"]), current_annotations, () if own is None else (own,),
             "a sharding constraint (with_sharding_constraint) asks for this sharding here", collectives, sent,
         )  # fmt: skip
-    others = [] if served is None else [v for v in list(served.operands) + list(served.results) if v != op.results[0]]
+    if served is None:
+        return _explain_without_rule(recorded, op, value, current, needed, current_annotations, collectives, sent, meshes)
+    others = [v for v in list(served.operands) + list(served.results) if v != op.results[0]]
     needed_annotations = _annotations_of_axes(recorded, others, needed)
-    reason = _reason(recorded, served, operand_number, current, needed, mesh) if served is not None and mesh else ""
+    reason = _reason(recorded, served, operand_number, current, needed, mesh) if mesh else ""
     reason += _priorities(current_annotations, needed_annotations)
-    location = recorded.op_location(served if served is not None else op)
     return Reshard(
-        recorded.name(value), served.name if served is not None else op.name, location, _text(current),
+        recorded.name(value), served.name, recorded.op_location(served), _text(current),
         str(op.attributes["sharding"]), current_annotations, needed_annotations, reason, collectives, sent,
     )  # fmt: skip
+
+
+def _explain_without_rule(
+    recorded: RecordedModule, op: ir.Operation, value, current, needed: TensorSharding, current_annotations,
+    collectives, sent, meshes: dict[str, Mesh],
+) -> Reshard:  # fmt: skip
+    """A reshard for an op without a sharding rule: a return (of the function, a loop body, a branch or a
+    shard_map body), a host callback on another mesh, or another reshard's first step."""
+    user = _final_user(op)
+    needed_text = str(op.attributes["sharding"])
+    needed_annotations: tuple[Annotation, ...] = ()
+    if user is None:
+        user_name, reason = op.name, f"the value's users take it as {needed_text}"
+    elif user.name == "func.return":
+        index = next(u.operand_number for u in _result_of_chain(op).uses if _owner(u) == user)
+        function = ir.StringAttr(user.parent.attributes["sym_name"]).value
+        result = annotation_of(recorded, "self", FuncResult(function, index))
+        needed_annotations = () if result is None else (result,)
+        user_name = "func.return"
+        reason = f"@{function} returns it as result {index}, whose sharding is {needed_text}"
+    elif user.parent is not None and user == _last_op(user):
+        parent = user.parent
+        user_name = parent.name
+        reason = {
+            "stablehlo.while": f"the loop carries it from one iteration to the next as {needed_text}",
+            "sdy.manual_computation": f"the shard_map body returns it, and its out_specs ask for {needed_text}",
+        }.get(parent.name, f"{parent.name} returns it as {needed_text} from every region")
+    else:
+        user_name = user.name
+        moved = isinstance(needed.mesh, str) and current is not None and current.mesh != needed.mesh
+        where = f" on mesh @{needed.mesh}" if moved else ""
+        reason = f"{user.name} (an op without a sharding rule) takes it as {needed_text}{where}"
+        if moved and needed.mesh in meshes and meshes[needed.mesh].is_maximal:
+            reason += ": one device runs it (a host callback, or an op JAX pinned to a device)"
+    location = recorded.op_location(user) if user is not None else None
+    return Reshard(
+        recorded.name(value), user_name, location or recorded.op_location(op), _text(current), needed_text,
+        current_annotations, needed_annotations, reason, collectives, sent,
+    )  # fmt: skip
+
+
+def _owner(use) -> ir.Operation:
+    return use.owner.operation if hasattr(use.owner, "operation") else use.owner
+
+
+def _result_of_chain(op: ir.Operation) -> ir.Value:
+    """The last result of the chain of reshards that starts at `op`."""
+    result = op.results[0]
+    while True:
+        users = [_owner(u) for u in result.uses]
+        if len(users) != 1 or users[0].name != "sdy.reshard":
+            return result
+        result = users[0].results[0]
+
+
+def _final_user(op: ir.Operation) -> ir.Operation | None:
+    """The first op past the chain of reshards starting at `op` that uses its result."""
+    users = [_owner(u) for u in _result_of_chain(op).uses]
+    return users[0] if users else None
+
+
+def _last_op(op: ir.Operation) -> ir.Operation:
+    return list(op.block.operations)[-1].operation
 
 
 _PRIORITY = re.compile(r"\}p(\d+)")
@@ -161,10 +225,10 @@ def _priorities(current: tuple[Annotation, ...], needed: tuple[Annotation, ...])
 
 
 def _served_op(op: ir.Operation) -> tuple[ir.Operation | None, int]:
-    """The op whose operand the reshard feeds (export reshards operands before the op that needs them), else the
-    op whose result it reshards."""
-    for use in op.results[0].uses:
-        user = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+    """The op with a sharding rule whose operand the reshard (or the chain of reshards it starts) feeds: export
+    reshards operands before the op that needs them; else the op with a rule whose result it reshards."""
+    for use in _result_of_chain(op).uses:
+        user = _owner(use)
         if "sdy.sharding_rule" in user.attributes:
             return user, use.operand_number
     producer = op.operands[0].owner

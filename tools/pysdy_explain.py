@@ -90,8 +90,7 @@ def _run(arguments: argparse.Namespace) -> int:
 
     text = _read_source(arguments.file)
     source = "<stdin>" if arguments.file == "-" else arguments.file
-    with Progress("pysdy-explain") as progress:
-        progress.stage(f"propagating {source} with its debug info")
+    with Progress("pysdy-explain", f"propagating {source} with its debug info") as progress:
         explanation = explain_text(text, source)
         chosen = _selected(explanation, arguments)
         if arguments.html:

@@ -201,8 +201,7 @@ def _run(argv: list[str]) -> int:
         lines = data.decode("utf-8", errors="replace").split("\n")
         sys.stderr.write(format_diagnostic(error.diagnostic, {source_name: lines}) + "\n")
         return 1
-    with Progress("pysdy-opt") as progress:
-        progress.stage(f"running the pipeline on {source_name}")
+    with Progress("pysdy-opt", f"running the pipeline on {source_name}"):
         result = run_opt(text, source_name, settings)
     sys.stderr.write(result.errors)
     if result.output and (result.succeeded or settings.split_input_file):

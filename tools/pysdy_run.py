@@ -91,8 +91,7 @@ def _run(arguments: argparse.Namespace) -> int:
 
     text = _read_source(arguments.file)
     source = "<stdin>" if arguments.file == "-" else arguments.file
-    with Progress("pysdy-run") as progress:
-        progress.stage(f"propagating and compiling {source}")
+    with Progress("pysdy-run", f"propagating and compiling {source}") as progress:
         compiled = compile_module(text, devices=arguments.devices, route=arguments.route, source_name=source)
         inputs = read_inputs(arguments.inputs, compiled.info) if arguments.inputs else random_inputs(compiled.info)
         progress.stage("running")
