@@ -17,6 +17,7 @@ from pysdy.dialects.sdy import TensorShardingPerValue
 from pysdy.explain.locations import leading_name
 from pysdy.explain.model import Annotation
 from pysdy.explain.recorded_module import FuncResult, RecordedModule, ValueKey
+from pysdy.passes.common import func_attrs
 from pysdy.passes.common.data_flow import MANUAL_COMPUTATION
 
 _FUNCTION_EDGE = re.compile(r"^(input|output): (\d+)$")
@@ -78,7 +79,9 @@ def _in_main(recorded: RecordedModule, argument: ir.BlockArgument) -> bool:
 def _result(recorded: RecordedModule, result: FuncResult, origin: str) -> Annotation:
     written = recorded.propagated.written.get(("output", result.index)) if result.function == "main" else None
     sharding = written or _text(recorded.sharding(result))
-    return Annotation("result", origin, recorded.name(result), sharding, recorded.location(result))
+    info = func_attrs.get_result_attr(recorded.functions[result.function], result.index, "jax.result_info")
+    label = recorded.name(result) if info is None else f"{recorded.name(result)} ({ir.StringAttr(info).value})"
+    return Annotation("result", origin, label, sharding, recorded.location(result))
 
 
 def _constraint(recorded: RecordedModule, op: ir.Operation, origin: str) -> Annotation:

@@ -49,7 +49,8 @@ def annotation_text(annotation: Annotation | None) -> str:
     if annotation is None:
         return "no annotation found"
     where = f" at {annotation.location}" if annotation.location else ""
-    return f"the {annotation.kind} {annotation.value} {annotation.sharding}{where} [{annotation.origin}]"
+    label = annotation.value if annotation.value.startswith(annotation.kind) else f"{annotation.kind} {annotation.value}"
+    return f"the {label} {annotation.sharding}{where} [{annotation.origin}]"
 
 
 def summary_text(explanation: Explanation, colour: bool = False) -> str:
