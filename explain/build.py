@@ -17,6 +17,10 @@ from pysdy.explain.sizes import tensor_bytes
 from pysdy.passes.diagnostics import warnings_to
 
 
+# The largest mesh whose devices an explanation lists (and a report draws).
+LISTED_DEVICES = 4096
+
+
 class ExplainInputError(Exception):
     """The module cannot be explained: the message holds MLIR-style diagnostics (`file:line:col: error: ...`)."""
 
@@ -77,7 +81,10 @@ def _meshes(module: ir.Operation) -> dict[str, Mesh]:
 
 
 def _mesh_view(name: str, mesh: Mesh) -> MeshView:
-    device_ids = tuple(mesh.device_ids) or tuple(range(mesh.total_size))
+    """The mesh's device at each position; none listed for a mesh too large to draw."""
+    device_ids = tuple(mesh.device_ids)
+    if not device_ids and mesh.total_size <= LISTED_DEVICES:
+        device_ids = tuple(range(mesh.total_size))
     return MeshView(name, tuple((axis.name, axis.size) for axis in mesh.axes), device_ids)
 
 

@@ -14,7 +14,8 @@ import dataclasses
 
 @dataclasses.dataclass(frozen=True)
 class MeshView:
-    """A mesh: its axes in order and the device at each position (row-major over the axes)."""
+    """A mesh: its axes in order and the device at each position (row-major over the axes); `device_ids` is empty
+    for a mesh too large to list."""
 
     name: str
     axes: tuple[tuple[str, int], ...]

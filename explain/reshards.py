@@ -247,7 +247,8 @@ def _reason(
     operands = [_fitting(recorded.sharding(v), m) for v, m in zip(op.operands, rule.operand_mappings)]
     operands[operand_number] = _fitting(current, rule.operand_mappings[operand_number])
     results = [_fitting(recorded.sharding(v), m) for v, m in zip(op.results, rule.result_mappings)]
-    if len(operands) != len(rule.operand_mappings) or len(results) != len(rule.result_mappings):
+    fits = _fitting(needed, rule.operand_mappings[operand_number]) is not None
+    if not fits or len(operands) != len(rule.operand_mappings) or len(results) != len(rule.result_mappings):
         return f"{op.name} computes operand {operand_number} as {_text(needed)}"
     projection = ShardingProjection.build(operands, results, rule, mesh)
     have_tensor = projection.operands[operand_number]
