@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pysdy.explain.api import ModuleExplanation
-from pysdy.explain.build import explain_text
-from pysdy.explain.compiled_figures import with_compiled_figures
+from pysdy.explanation.api import ModuleExplanation
+from pysdy.explanation.build import explain_text
+from pysdy.explanation.compiled_figures import with_compiled_figures
 from pysdy.runtime.compile import compile_module
 
 

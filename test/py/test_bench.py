@@ -11,12 +11,12 @@ pytest's temporary directory of that test.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 
 import pytest
+from browser import chromium, headless
 from png_pixels import pixel, png_pixels
 
 BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "bench")
@@ -136,22 +136,6 @@ def test_the_plot_styles_c_plus_plus_dashed_and_each_pipeline_in_its_color():
     )  # fmt: skip
     assert series == {"C++ sdy-import-pipeline": [(100, 5.0), (400, 6.0)], "pysdy sdy-import-pipeline": [(100, 9.0), (400, 8.0)]}
     assert styles == {"C++ sdy-import-pipeline": (0, True), "pysdy sdy-import-pipeline": (0, False)}
-
-
-def chromium() -> str:
-    path = shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.access(path, os.X_OK):
-        pytest.skip("chromium is not installed (`make test-py` installs Debian's with apt-get where it can)")
-    return path
-
-
-def headless(browser: str, profile: str, *arguments: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-         "--force-device-scale-factor=1", *arguments],
-        capture_output=True, timeout=120,
-    )  # fmt: skip
 
 
 def test_a_browser_draws_the_plot_with_its_series_axes_and_legend(tmp_path):

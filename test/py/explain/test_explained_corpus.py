@@ -6,7 +6,7 @@ import os
 import pytest
 
 from jax_corpus import corpus_with_locations, program_names
-from pysdy.explain.build import explain_text
+from pysdy.explanation.build import explain_text
 
 CORPUS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "jax_corpus.py")
 

@@ -4,7 +4,7 @@ by hand, and each reshard names the shardings that met, the annotations behind t
 import pytest
 
 from oracle import cpp_output
-from pysdy.explain.build import ExplainInputError, explain_text
+from pysdy.explanation.build import ExplainInputError, explain_text
 
 MESH = 'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from pysdy.explain.model import CollectiveView, Explanation, Reshard, RouteFigures
+from pysdy.explanation.model import CollectiveView, Explanation, Reshard, RouteFigures
 from pysdy.runtime.collectives import Collective, find_collectives
 from pysdy.runtime.compile import CompiledModule, compile_options, xla_compile
 from pysdy.runtime.report import memory_per_device
@@ -18,7 +18,7 @@ def with_compiled_figures(explanation: Explanation, text: str, compiled: Compile
     own route compiles `text` as it is, for the same devices."""
     devices = compiled.devices
     own = xla_compile(text, devices, compile_options(devices, shardy=True))
-    pysdy_collectives = find_collectives(compiled.partitioned_hlo(), len(devices))
+    pysdy_collectives = [_in_source(c, explanation.source) for c in find_collectives(compiled.partitioned_hlo(), len(devices))]
     own_collectives = find_collectives(own.hlo_modules()[0].to_string(), len(devices))
     routes = (
         _figures(f"pysdy ({compiled.route} route)", compiled.executable, pysdy_collectives),
@@ -26,6 +26,14 @@ def with_compiled_figures(explanation: Explanation, text: str, compiled: Compile
     )
     views = tuple(_view(c, explanation.reshards) for c in pysdy_collectives)
     return dataclasses.replace(explanation, collectives=views, routes=routes)
+
+
+def _in_source(collective: Collective, source: str) -> Collective:
+    """The collective with a position in the unnamed buffer XLA was given (`-:12`, MLIR's name for it) placed in the
+    source file the module came from."""
+    if collective.location is None or not collective.location.startswith("-:"):
+        return collective
+    return dataclasses.replace(collective, location=source + collective.location[1:])
 
 
 def _figures(route: str, executable, collectives: list[Collective]) -> RouteFigures:

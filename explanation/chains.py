@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import math
 
-from pysdy.explain.annotations import annotation_of
-from pysdy.explain.model import Annotation, AxisChain, Step
-from pysdy.explain.recorded_module import Event, RecordedModule, ValueKey, axis_name
+from pysdy.explanation.annotations import annotation_of
+from pysdy.explanation.model import Annotation, AxisChain, Step
+from pysdy.explanation.recorded_module import Event, RecordedModule, ValueKey, axis_name
 
 _RULE_PREFIX = "#sdy.op_sharding_rule<"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pysdy.explain.model import Annotation, AxisChain, Explanation, Reshard, TensorView
-from pysdy.explain.suggestions import replicated, shard_suggestion
+from pysdy.explanation.model import Annotation, AxisChain, Explanation, Reshard, TensorView
+from pysdy.explanation.suggestions import replicated, shard_suggestion
 
 _REPLICATED_SHOWN = 5
 

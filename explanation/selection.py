@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pysdy.explain.model import Explanation, TensorView
+from pysdy.explanation.model import Explanation, TensorView
 
 
 def tensors_named(explanation: Explanation, names: list[str]) -> tuple[list[TensorView], list[str]]:

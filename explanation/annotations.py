@@ -14,9 +14,9 @@ import re
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import TensorShardingPerValue
-from pysdy.explain.locations import leading_name
-from pysdy.explain.model import Annotation
-from pysdy.explain.recorded_module import FuncResult, RecordedModule, ValueKey
+from pysdy.explanation.locations import leading_name
+from pysdy.explanation.model import Annotation
+from pysdy.explanation.recorded_module import FuncResult, RecordedModule, ValueKey
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.data_flow import MANUAL_COMPUTATION
 

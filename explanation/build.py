@@ -8,12 +8,14 @@ from pysdy.dialects.context import make_context
 from pysdy.dialects.sdy import Mesh
 from pysdy.driver.diagnostics import DiagnosticCollector, format_diagnostic
 from pysdy.driver.source import NotAModuleError, parse_source
-from pysdy.explain.chains import axis_chains
-from pysdy.explain.debug_run import propagate_recording
-from pysdy.explain.model import Explanation, MeshView, TensorView
-from pysdy.explain.recorded_module import FuncResult, RecordedModule, ValueKey
-from pysdy.explain.reshards import find_reshards
-from pysdy.explain.sizes import tensor_bytes
+from pysdy.explanation.chains import axis_chains
+from pysdy.explanation.debug_run import propagate_recording
+from pysdy.explanation.model import Explanation, MeshView, TensorView
+from pysdy.explanation.recorded_module import FuncResult, RecordedModule, ValueKey
+from pysdy.explanation.reshards import find_reshards
+from pysdy.explanation.sizes import tensor_bytes
+from pysdy.passes.common.data_flow import MANUAL_COMPUTATION
+from pysdy.passes.common.manual_axes import enclosing_manual_computation
 from pysdy.passes.diagnostics import warnings_to
 
 
@@ -94,20 +96,29 @@ def _is_tensor(recorded: RecordedModule, value: ValueKey) -> bool:
 
 
 def _role(recorded: RecordedModule, value: ValueKey) -> str:
+    """`argument` or `result` of main, `shard_map body` for a value each device holds its own of (inside a manual
+    computation), else `intermediate`."""
     if isinstance(value, FuncResult):
         return "result" if recorded.functions[value.function] == recorded.main else "intermediate"
-    if isinstance(value, ir.BlockArgument) and value.owner.owner.operation == recorded.main:
+    owner = value.owner.owner.operation if isinstance(value, ir.BlockArgument) else value.owner
+    if owner == recorded.main:
         return "argument"
+    manual = owner if owner.name == MANUAL_COMPUTATION and isinstance(value, ir.BlockArgument) else None
+    if manual is not None or enclosing_manual_computation(owner) is not None:
+        return "shard_map body"
     return "intermediate"
 
 
 def _tensor_view(recorded: RecordedModule, value: ValueKey, meshes: dict[str, Mesh]) -> TensorView:
     type_ = ir.RankedTensorType(recorded.type(value))
     sharding = recorded.sharding(value)
+    role = _role(recorded, value)
     mesh_name = sharding.mesh if sharding is not None and isinstance(sharding.mesh, str) else None
+    if sharding is None and role != "shard_map body" and len(meshes) == 1:
+        mesh_name = next(iter(meshes))  # no sharding: replicated on the module's one mesh
     return TensorView(
         name=recorded.name(value),
-        role=_role(recorded, value),
+        role=role,
         shape=tuple(type_.shape),
         dtype=str(type_.element_type),
         bytes=tensor_bytes(type_),

@@ -77,7 +77,9 @@ class TensorView:
 
     `dim_axes` lists, per dimension, the mesh axes that shard it, major first
     (a sub-axis as Shardy prints it, `x:(1)2`). `role` is `argument`,
-    `result` or `intermediate`.
+    `result`, `intermediate` or `shard_map body` (a value of a manual
+    computation's body, which each device holds its own of). A value without
+    a sharding names the module's mesh when it has one: it is replicated.
     """
 
     name: str

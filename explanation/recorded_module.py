@@ -16,8 +16,8 @@ from typing import Union
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import OpShardingRule, TensorSharding
-from pysdy.explain.debug_run import Propagated, function_prefix, input_name
-from pysdy.explain.locations import source_text
+from pysdy.explanation.debug_run import Propagated, function_prefix, input_name
+from pysdy.explanation.locations import source_text
 from pysdy.passes.common import func_attrs
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.value_shardings import get_sharding

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pysdy.explain.model import MeshView, TensorView
+from pysdy.explanation.model import MeshView, TensorView
 
 
 def replicated(tensor: TensorView) -> bool:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from pysdy.explain.build import explain_text
-from pysdy.explain.model import Explanation, TensorView
-from pysdy.explain.selection import tensors_at_line, tensors_named, tensors_of_op
-from pysdy.explain.text_report import summary_text, value_text
+from pysdy.explanation.build import explain_text
+from pysdy.explanation.model import Explanation, TensorView
+from pysdy.explanation.selection import tensors_at_line, tensors_named, tensors_of_op
+from pysdy.explanation.text_report import summary_text, value_text
 
 
 class ValueExplanation:
@@ -29,7 +29,7 @@ class ValueExplanation:
         sys.stdout.write(value_text(self.tensor, sys.stdout.isatty()))
 
     def _repr_html_(self) -> str:
-        from pysdy.explain.html_report import render_html
+        from pysdy.explanation.html_report import render_html
 
         reshards = tuple(r for r in self._explanation.reshards if r.value == self.tensor.name)
         return render_html(dataclasses.replace(self._explanation, tensors=(self.tensor,), reshards=reshards, collectives=()))
@@ -66,7 +66,7 @@ class ModuleExplanation:
         sys.stdout.write(summary_text(self.data, sys.stdout.isatty()))
 
     def html(self) -> str:
-        from pysdy.explain.html_report import render_html
+        from pysdy.explanation.html_report import render_html
 
         return render_html(self.data)
 

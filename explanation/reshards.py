@@ -22,11 +22,11 @@ import re
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import AxisRef, FactorKind, Mesh, TensorSharding
-from pysdy.explain.annotations import annotation_of
-from pysdy.explain.chains import axis_chain
-from pysdy.explain.model import Annotation, Reshard
-from pysdy.explain.recorded_module import FuncResult, RecordedModule, ValueKey
-from pysdy.explain.sizes import element_bytes, local_bytes
+from pysdy.explanation.annotations import annotation_of
+from pysdy.explanation.chains import axis_chain
+from pysdy.explanation.model import Annotation, Reshard
+from pysdy.explanation.recorded_module import FuncResult, RecordedModule, ValueKey
+from pysdy.explanation.sizes import element_bytes, local_bytes
 from pysdy.passes.export.collective_plan import (
     AllGather,
     AllSlice,
