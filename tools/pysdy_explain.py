@@ -63,7 +63,7 @@ class _UsageError(Exception):
 
 def _selected(explanation, arguments) -> list | None:
     """The tensors the command line chose, or None for the summary."""
-    from pysdy.explain.selection import tensors_at_line, tensors_named, tensors_of_op
+    from pysdy.explanation.selection import tensors_at_line, tensors_named, tensors_of_op
 
     if arguments.value:
         found, missing = tensors_named(explanation, arguments.value)
@@ -85,8 +85,8 @@ def _selected(explanation, arguments) -> list | None:
 
 def _run(arguments: argparse.Namespace) -> int:
     from pysdy.driver.progress import Progress
-    from pysdy.explain.build import explain_text
-    from pysdy.explain.text_report import summary_text, value_text
+    from pysdy.explanation.build import explain_text
+    from pysdy.explanation.text_report import summary_text, value_text
 
     text = _read_source(arguments.file)
     source = "<stdin>" if arguments.file == "-" else arguments.file
@@ -94,7 +94,7 @@ def _run(arguments: argparse.Namespace) -> int:
         explanation = explain_text(text, source)
         chosen = _selected(explanation, arguments)
         if arguments.html:
-            from pysdy.explain.html_report import render_html
+            from pysdy.explanation.html_report import render_html
 
             progress.stage("writing the HTML report")
             _write(arguments.html, render_html(explanation))
@@ -119,7 +119,7 @@ def _write(path: str, content: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = _parser().parse_args(sys.argv[1:] if argv is None else argv)
-    from pysdy.explain.build import ExplainInputError
+    from pysdy.explanation.build import ExplainInputError
     from pysdy.tools.internal_error import report_internal_error
 
     try:

@@ -65,9 +65,9 @@ def _summary(name: str, array) -> str:
 
 
 def _write_html_report(text: str, source: str, compiled, path: str) -> None:
-    from pysdy.explain.build import ExplainInputError, explain_text
-    from pysdy.explain.compiled_figures import with_compiled_figures
-    from pysdy.explain.html_report import render_html
+    from pysdy.explanation.build import ExplainInputError, explain_text
+    from pysdy.explanation.compiled_figures import with_compiled_figures
+    from pysdy.explanation.html_report import render_html
     from pysdy.runtime.errors import RuntimeInputError
 
     try:

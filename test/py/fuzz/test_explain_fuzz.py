@@ -8,8 +8,8 @@ reshard is read. Split files are explained as a whole (pysdy-explain takes one m
 import pytest
 
 import cli_cases
-from pysdy.explain.build import ExplainInputError, explain_text
-from pysdy.explain.text_report import summary_text, value_text
+from pysdy.explanation.build import ExplainInputError, explain_text
+from pysdy.explanation.text_report import summary_text, value_text
 
 FAST_CASES = 40
 SLOW_CASES = 600
