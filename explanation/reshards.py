@@ -255,6 +255,10 @@ def _reason(
     want_tensor = build_tensor_factor_shardings(rule.operand_mappings[operand_number], needed, rule.factor_sizes, mesh)
     parts = []
     for dim, factors in enumerate(rule.operand_mappings[operand_number]):
+        overflow = [a for f in factors for a in have_tensor.factor_index_to_sharding[f].overflow_axes]
+        if overflow:
+            parts.append(_overflow_reason(rule, operand_number, dim, factors, current, overflow, needed))
+            continue
         for factor in factors:
             have = have_tensor.factor_index_to_sharding[factor].axis_refs
             want = want_tensor.factor_index_to_sharding[factor].axis_refs
@@ -262,6 +266,17 @@ def _reason(
                 continue
             parts.append(_factor_reason(projection, rule, operand_number, dim, factor, have, want, mesh))
     return "; ".join(parts) or f"the operand's sharding differs from {_text(needed)} outside its dimensions"
+
+
+def _overflow_reason(rule, operand_number, dim, factors, current, overflow, needed) -> str:
+    """A dimension sharded on more axes than its factors can carry: a reshape splitting it into sizes the axes do
+    not divide keeps only the axes (or parts) that fit the major factor."""
+    sizes = " x ".join(str(rule.factor_sizes[f]) for f in factors)
+    return (
+        f"operand {operand_number} dim {dim} is sharded on {_axes(current.dims[dim].axes)}, but this op splits that "
+        f"dimension into factors of sizes {sizes}, and {_axes(overflow)} does not divide them: the op can keep only "
+        f"{_axes(needed.dims[dim].axes)} of it, and the rest is gathered"
+    )
 
 
 def _fitting(sharding: TensorSharding | None, mapping) -> TensorSharding | None:

@@ -14,6 +14,8 @@ from jax.sharding import AxisType, NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
 
 import pysdy.jax  # noqa: E402
+from browser import render  # noqa: E402
+from pysdy.explanation.html_report import drawn_tensors  # noqa: E402
 
 nn = pytest.importorskip("flax.linen")
 
@@ -69,3 +71,16 @@ def test_a_flax_training_step_is_explained_down_to_its_lines_with_both_routes_co
     assert any(c.explanation for c in data.collectives)
     assert "Reshards and collectives" in str(explained)
     assert explained.value("%arg0").tensor.role == "argument"
+
+
+def test_the_flax_step_report_renders_every_tensor_and_collective(tmp_path):
+    jitted, args = training_step()
+    explained = pysdy.jax.explain(jitted, *args)
+    page = tmp_path / "flax_step.html"
+    explained.save_html(str(page))
+    rendered = render(str(page), str(tmp_path / "profile"))
+    assert rendered.console_errors == []
+    names = [s.attributes["data-name"] for s in rendered.root.iter("section", "tensor")]
+    assert names == [t.name for t in drawn_tensors(explained.data)]
+    assert len(list(rendered.root.iter("li", "collective"))) == len(explained.data.collectives)
+    assert len(list(rendered.root.iter("rect", "bar"))) == 8
