@@ -9,7 +9,8 @@ import jinja2
 
 from pysdy.explanation.model import CollectiveView, Explanation, MeshView, TensorView
 from pysdy.explanation.suggestions import replicated, shard_suggestion
-from pysdy.explanation.text_report import annotation_text, bytes_text, tensor_type
+from pysdy.explanation.text_report import annotation_text, tensor_type
+from pysdy.runtime.report import bytes_text
 from pysdy.explanation.tiles import tile_devices, tile_grid
 
 # Well-separated colours for devices, cycled beyond ten.

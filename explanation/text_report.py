@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pysdy.explanation.model import Annotation, AxisChain, Explanation, Reshard, TensorView
 from pysdy.explanation.suggestions import replicated, shard_suggestion
+from pysdy.runtime.report import bytes_text
 
 _REPLICATED_SHOWN = 5
 
@@ -31,14 +32,6 @@ class _Style:
 
     def quiet(self, text: str) -> str:
         return self._wrap("2", text)
-
-
-def bytes_text(size: int) -> str:
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KiB"
-    return f"{size / (1024 * 1024):.1f} MiB"
 
 
 def tensor_type(tensor: TensorView) -> str:

@@ -80,13 +80,13 @@ class Report:
             lines.append(f"  {label:<{width}} {value.sdy_sharding or '(none)'} | {value.hlo_sharding}")
         lines += ["", "memory per device:"]
         for name, size in self.memory_per_device.items():
-            lines.append(f"  {name:<15} {_bytes_text(size):>12}")
+            lines.append(f"  {name:<15} {bytes_text(size):>12}")
         counts = collections.Counter(c.kind for c in self.collectives)
         total = sum(c.sent_bytes for c in self.collectives)
         summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"
-        lines += ["", f"collectives: {summary}; {_bytes_text(total)} sent per device"]
+        lines += ["", f"collectives: {summary}; {bytes_text(total)} sent per device"]
         for c in self.collectives:
-            lines.append(f"  {c.kind:<19} {c.shape:<24} groups {c.groups_text()}  sends {_bytes_text(c.sent_bytes)}")
+            lines.append(f"  {c.kind:<19} {c.shape:<24} groups {c.groups_text()}  sends {bytes_text(c.sent_bytes)}")
         if self.notes:
             lines += ["", "changed for XLA:"] + [f"  {note}" for note in self.notes]
         if self.check is not None:
@@ -96,7 +96,8 @@ class Report:
         return "\n".join(lines) + "\n"
 
 
-def _bytes_text(size: int) -> str:
+def bytes_text(size: int) -> str:
+    """A byte count as a person reads it: `512 B`, `3.0 KiB`, `1.5 MiB`."""
     if size < 1024:
         return f"{size} B"
     if size < 1024 * 1024:

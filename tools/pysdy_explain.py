@@ -15,16 +15,11 @@ import dataclasses
 import json
 import sys
 
-
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message):
-        self.print_usage(sys.stderr)
-        sys.stderr.write(f"pysdy-explain: error: {message}\n")
-        raise SystemExit(1)
+from pysdy.tools.argument_parser import ToolArgumentParser
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(
+def _parser() -> ToolArgumentParser:
+    parser = ToolArgumentParser(
         prog="pysdy-explain",
         description="Explain a module's shardings: the annotation and propagation steps behind every axis, and the "
         "cause and cost of every reshard.",

@@ -10,6 +10,8 @@ import argparse
 import os
 import sys
 
+from pysdy.tools.argument_parser import ToolArgumentParser
+
 # Read by JAX and XLA when they start, unless already set: the CPU backend gets 8 virtual devices, and
 # XLA logs only errors (its warning that GSPMD is deprecated would come with every GSPMD-route run, and
 # its device list with every run). jaxlib reads them when its first C++ library loads, so main() sets them
@@ -17,15 +19,8 @@ import sys
 _ENVIRONMENT_DEFAULTS = {"JAX_NUM_CPU_DEVICES": "8", "TF_CPP_MIN_LOG_LEVEL": "2"}
 
 
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message):
-        self.print_usage(sys.stderr)
-        sys.stderr.write(f"pysdy-run: error: {message}\n")
-        raise SystemExit(1)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(
+def _parser() -> ToolArgumentParser:
+    parser = ToolArgumentParser(
         prog="pysdy-run",
         description="Propagate shardings with pysdy, compile with XLA for N devices, run on host inputs.",
     )
