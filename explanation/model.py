@@ -3,8 +3,10 @@
 Everything here is built from one pysdy propagation run (and, for the report,
 one XLA compile per route) and read by the text, JSON and HTML renderings; none
 of it refers to MLIR objects, so a rendering never reaches back into the IR.
-Values are named as the printed module names them (`%arg0`, `%12`) and source
-positions as `file.py:line` when the module carries locations.
+Values are named as MLIR prints the input module (`%arg0`, `%12`; in a
+function other than main, `@f:%3`); a value a pass made is named after the op
+it came from (`%12/all_reduce`), or, with a location of its own, by its number
+in the pipeline's output (`%40<reshard>`). Source positions read `file.py:line`.
 """
 
 from __future__ import annotations

@@ -76,6 +76,13 @@ class _Builder(html.parser.HTMLParser):
         self.open[-1].text += data
 
 
+def parse_html(text: str) -> Element:
+    """A page's elements as written (before any script runs), for checks that need no browser."""
+    builder = _Builder()
+    builder.feed(text)
+    return builder.root
+
+
 @dataclasses.dataclass
 class Rendered:
     root: Element
@@ -86,13 +93,12 @@ def render(page: str, profile: str) -> Rendered:
     """The DOM chromium builds from the page once its scripts ran, and the errors its console logged."""
     done = headless(chromium(), profile, "--enable-logging=stderr", "--v=0", "--dump-dom", f"file://{page}")
     assert done.returncode == 0, done.stderr[-2000:]
-    builder = _Builder()
-    builder.feed(done.stdout.decode())
+    root = parse_html(done.stdout.decode())
     errors = [
         line for line in done.stderr.decode(errors="replace").splitlines()
         if ":CONSOLE" in line and ("Uncaught" in line or "Error" in line)
     ]  # fmt: skip
-    return Rendered(builder.root, errors)
+    return Rendered(root, errors)
 
 
 def screenshot(page: str, profile: str, out: str, width: int, height: int) -> bytes:
