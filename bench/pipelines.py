@@ -234,14 +234,17 @@ def row(pipeline: str, ops: int, measured: dict[str, dict], process: dict[str, f
     def value(number: float | None, digits: int = 1) -> str:
         return "fail" if number is None else f"{number:.{digits}f}"
 
-    def ratio(pysdy: float | None, cpp: float | None) -> str:
-        return f"{pysdy / cpp:.2f}" if pysdy is not None and cpp is not None and cpp > 0 else "n/a"
+    def ratio(pysdy: float | None, cpp: float | None, digits: int = 1) -> str:
+        """pysdy over C++, or n/a where C++'s figure is missing or prints as zero (noise beat a tiny share)."""
+        if pysdy is None or cpp is None or round(cpp, digits) <= 0:
+            return "n/a"
+        return f"{pysdy / cpp:.2f}"
 
     ms = {name: median_ms(measured[name]) for name in IMPLEMENTATIONS}
     proc = {name: process[name] if isinstance(process[name], float) else None for name in IMPLEMENTATIONS}
     return [
         pipeline, value(ms["cpp"]), value(ms["pysdy"]), ratio(ms["pysdy"], ms["cpp"]),
-        value(proc["cpp"], 0), value(proc["pysdy"], 0), ratio(proc["pysdy"], proc["cpp"]),
+        value(proc["cpp"], 0), value(proc["pysdy"], 0), ratio(proc["pysdy"], proc["cpp"], 0),
         *(value(None if ms[name] is None else ms[name] * 1000 / ops) for name in IMPLEMENTATIONS),
         *(value(measured[name].get("peak_mb")) for name in IMPLEMENTATIONS),
         same_output(measured["cpp"], measured["pysdy"]),

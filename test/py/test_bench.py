@@ -129,6 +129,14 @@ def test_a_ratio_over_a_share_that_is_not_positive_reads_n_a():
     assert row[4:7] == ["-3", "40", "n/a"]
 
 
+def test_a_ratio_over_a_share_that_prints_as_zero_reads_n_a():
+    # 0.4 ms prints as "0": a ratio of 100 over it would read as a figure the table does not show (a busy machine
+    # made one in a `make test` run).
+    results = {"cpp": measured(["a"]), "pysdy": measured(["a"])}
+    row = pipelines.row("sdy-export-pipeline", 10, results, {"cpp": 0.4, "pysdy": 40.0})
+    assert row[4:7] == ["0", "40", "n/a"]
+
+
 def test_the_plot_styles_c_plus_plus_dashed_and_each_pipeline_in_its_color():
     series, styles = pipelines.plot_series(
         [{("cpp", "sdy-import-pipeline"): (100, 5.0), ("pysdy", "sdy-import-pipeline"): (100, 9.0)},
