@@ -5,7 +5,9 @@ device at position p is `device_ids[p]`). A dimension sharded on axes
 `[a, b]` (major first) is cut into size(a) * size(b) tiles, and a device
 holds the tile numbered, in mixed radix, by its coordinates along a then b; a
 sub-axis `x:(p)s` is the coordinate `(coordinate along x // p) % s`. Devices
-differing only along axes the sharding leaves out hold the same tile.
+differing only along axes the sharding leaves out hold the same tile. A
+tensor without a mesh is one tile held by no device named; on a mesh too
+large to list its devices, every tile is held by no device named.
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ def tile_grid(tensor: TensorView, mesh: MeshView | None) -> tuple[int, ...]:
 
 def tile_devices(tensor: TensorView, mesh: MeshView | None) -> dict[tuple[int, ...], tuple[int, ...]]:
     """Tile index per dimension -> the sorted ids of the devices holding that tile."""
-    everywhere = () if mesh is None else tuple(sorted(mesh.device_ids))
-    if mesh is None or not tensor.dim_axes or not mesh.device_ids:
-        return {tuple(0 for _ in tensor.shape): everywhere}
+    if mesh is None or not tensor.dim_axes:
+        return {tuple(0 for _ in tensor.shape): () if mesh is None else tuple(sorted(mesh.device_ids))}
+    if not mesh.device_ids:
+        return {tile: () for tile in itertools.product(*(range(count) for count in tile_grid(tensor, mesh)))}
     sizes = dict(mesh.axes)
     names = [name for name, _ in mesh.axes]
     dims = [[_axis(a, sizes) for a in axes] for axes in tensor.dim_axes]
