@@ -469,6 +469,11 @@ def run_steps_in_pass(op: ir.Operation, steps: tuple[Step, ...], pass_argument: 
         _run_nested(manager, op)
 
 
+def symbol_dce(op: ir.Operation) -> None:
+    """Runs MLIR's own `symbol-dce` on `op` from inside a pass; its errors become that pass's diagnostics."""
+    _run_nested(build_pass_manager((PassStep("symbol-dce"),), op.context, verify=False), op)
+
+
 def _runs_by_verification(steps: tuple[Step, ...]) -> list[tuple[tuple[Step, ...], bool]]:
     """`steps` cut into runs of steps needing no verifier and runs needing it after each step: a step that
     leaves invalid IR, with the function steps adjacent to it, which MLIR runs as one group function by function

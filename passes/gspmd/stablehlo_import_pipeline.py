@@ -25,8 +25,7 @@ from pysdy.passes.gspmd.import_sdy_custom_calls import ImportSdyCustomCallsPass
 from pysdy.passes.gspmd.import_shardings import ImportShardingsPass
 from pysdy.passes.gspmd.open_while_free_vars_sharding import OpenWhileFreeVarsShardingPass
 from pysdy.passes.gspmd.shard_map_import import ShardMapImportPass
-from pysdy.passes.import_.symbols import erase_dead_private_symbols
-from pysdy.passes.pipeline import run_pass_on
+from pysdy.passes.pipeline import run_pass_on, symbol_dce
 from pysdy.passes.registry import Pass, option, register_pass
 
 
@@ -46,7 +45,7 @@ class StablehloImportPipelinePass(Pass):
     def run(self, op: ir.Operation) -> None:
         ImportShardingsPass(self.allow_propagation_to_args, self.allow_propagation_to_results).run(op)
         ShardMapImportPass().run(op)
-        erase_dead_private_symbols(op)
+        symbol_dce(op)
         run_pass_on(ImportConstantsPass(), op)
         ImportSdyCustomCallsPass().run(op)
         run_pass_on(OpenWhileFreeVarsShardingPass(), op)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import Mesh, TensorSharding
-from pysdy.passes.registry import PassFailure
 
 
 def symbol_name(op: ir.Operation) -> str | None:
@@ -97,32 +96,3 @@ def references_in(op: ir.Operation) -> set[str] | None:
 
 def is_private(op: ir.Operation) -> bool:
     return "sym_visibility" in op.attributes and ir.StringAttr(op.attributes["sym_visibility"]).value == "private"
-
-
-def erase_dead_private_symbols(module: ir.Operation) -> None:
-    """Erases the module's private symbols that nothing live refers to (MLIR's `symbol-dce` on one module).
-
-    Like MLIR's, it refuses (an error on the live op, then PassFailure) when an op of an
-    unregistered dialect with one region may hide symbol uses.
-    """
-    symbols = SymbolTable(module)
-    top_level = [op.operation for op in module.regions[0].blocks[0].operations]
-    live = [op for op in top_level if symbol_name(op) is None or not is_private(op)]
-    live_names = {symbol_name(op) for op in live if symbol_name(op) is not None}
-    while live:
-        op = live.pop()
-        references = references_in(op)
-        if references is None:
-            op.location.emit_error(
-                "operation contains potentially unknown symbol table, meaning that we can't reliable compute symbol uses"
-            )
-            raise PassFailure() from None
-        for name in references:
-            referenced = symbols.lookup(name)
-            if referenced is not None and name not in live_names:
-                live_names.add(name)
-                live.append(referenced)
-    for op in top_level:
-        name = symbol_name(op)
-        if name is not None and name not in live_names:
-            symbols.erase(op)
