@@ -29,6 +29,10 @@ Columns, per pipeline (pysdy beside C++, median of --runs):
   /proc/self/clear_refs; not getrusage's max RSS, which in a child also counts
   the parent's RSS at the fork; RSS rather than tracemalloc because most memory
   on both sides is MLIR's C++ heap).
+- `RSS MB`: whole-process peak RSS (the kernel's max RSS, as /usr/bin/time
+  reports it, which forks from its own small process rather than from this
+  one) of `pysdy-opt FILE -PASS` and of the C++ stand-in on the same file,
+  median of the runs that time `proc ms`: parse, pass and print together.
 - `same`: `yes` when every pysdy run printed exactly what every C++ run printed.
 A side whose pass fails reads `fail` (the message follows the table), a side
 that does not exist in jaxlib (XLA's export pipeline is not a registered pass
@@ -67,6 +71,7 @@ IMPLEMENTATIONS = ("cpp", "pysdy")
 SHOWN = {"cpp": "C++", "pysdy": "pysdy"}
 CPP_OPT = cpp_opt.__file__
 PYSDY_OPT = os.path.join(os.path.dirname(sys.executable), "pysdy-opt")
+TIME = "/usr/bin/time"  # GNU time: its -f %M is the child's peak RSS in KiB
 TINY_MODULE = "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n  return %arg0 : tensor<8xf32>\n}\n"
 
 
@@ -169,33 +174,38 @@ def command(implementation: str, path: str, pipeline: str | None) -> list[str]:
     return program + [path] + ([f"-{pipeline}"] if pipeline else [])
 
 
-def process_ms(argv: list[str]) -> float | str:
-    """Wall milliseconds of one run of `argv` (output to /dev/null), or its error."""
-    start = time.perf_counter()
-    completed = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    elapsed = (time.perf_counter() - start) * 1000
-    if completed.returncode != 0:
-        return f"exit {completed.returncode}: {(completed.stderr.strip().splitlines() or [''])[0][:200]}"
-    return elapsed
+def process_run(argv: list[str]) -> tuple[float, float] | str:
+    """Wall milliseconds and peak RSS MB of one run of `argv` (output to /dev/null), or its error."""
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        start = time.perf_counter()
+        completed = subprocess.run(
+            [TIME, "-f", "%M", "-o", rss.name, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        elapsed = (time.perf_counter() - start) * 1000
+        if completed.returncode != 0:
+            return f"exit {completed.returncode}: {(completed.stderr.strip().splitlines() or [''])[0][:200]}"
+        return elapsed, int(rss.read().split()[-1]) / 1024
 
 
 def median_process_ms(argv: list[str], runs: int) -> float | str:
-    times = [process_ms(argv) for _ in range(runs)]
-    errors = [t for t in times if isinstance(t, str)]
-    return errors[0] if errors else statistics.median(times)
+    results = [process_run(argv) for _ in range(runs)]
+    errors = [result for result in results if isinstance(result, str)]
+    return errors[0] if errors else statistics.median(elapsed for elapsed, _ in results)
 
 
-def pass_share_ms(implementation: str, path: str, pipeline: str, runs: int) -> float | str:
-    """The median whole-process ms with the pass minus the median without it, or the first error; the runs
-    alternate, so that a change in the machine's load meets both."""
-    with_pass, without = [], []
+def pass_share(implementation: str, path: str, pipeline: str, runs: int) -> tuple[float, float] | str:
+    """The median whole-process ms with the pass minus the median without it, and the median peak RSS MB of the
+    runs with the pass; or the first error. The runs alternate, so that a change in the machine's load meets both."""
+    with_pass, without, peaks = [], [], []
     for _ in range(runs):
         for times, pass_ in ((without, None), (with_pass, pipeline)):
-            elapsed = process_ms(command(implementation, path, pass_))
-            if isinstance(elapsed, str):
-                return elapsed
-            times.append(elapsed)
-    return statistics.median(with_pass) - statistics.median(without)
+            result = process_run(command(implementation, path, pass_))
+            if isinstance(result, str):
+                return result
+            times.append(result[0])
+            if pass_ is not None:
+                peaks.append(result[1])
+    return statistics.median(with_pass) - statistics.median(without), statistics.median(peaks)
 
 
 def startup_line(directory: str, runs: int) -> str:
@@ -213,7 +223,8 @@ def startup_line(directory: str, runs: int) -> str:
 COLUMNS = [
     ("pipeline", 33), ("C++ ms", 8), ("pysdy ms", 8), ("pysdy/C++", 9),
     ("C++ proc ms", 11), ("pysdy proc ms", 13), ("pysdy/C++", 9),
-    ("C++ us/op", 9), ("pysdy us/op", 11), ("C++ MB", 7), ("pysdy MB", 8), ("same", 4),
+    ("C++ us/op", 9), ("pysdy us/op", 11), ("C++ MB", 7), ("pysdy MB", 8),
+    ("C++ RSS MB", 10), ("pysdy RSS MB", 12), ("pysdy/C++", 9), ("same", 4),
 ]  # fmt: skip
 
 
@@ -227,9 +238,12 @@ def same_output(cpp: dict, pysdy: dict) -> str:
     return "yes" if set(pysdy["digests"]) == set(cpp["digests"]) and len(set(cpp["digests"])) == 1 else "NO"
 
 
-def row(pipeline: str, ops: int, measured: dict[str, dict], process: dict[str, float | str]) -> list[str]:
+def row(
+    pipeline: str, ops: int, measured: dict[str, dict], process: dict[str, float | str], peak_rss: dict[str, float | None]
+) -> list[str]:
     """Table cells of one pipeline: `measured` holds each implementation's in-process result (times_ms, peak_mb,
-    digests, or error) and `process` its whole-process pass share in ms (or an error message)."""
+    digests, or error), `process` its whole-process pass share in ms (or an error message) and `peak_rss` its
+    whole-process peak RSS in MB (None where the process failed)."""
 
     def value(number: float | None, digits: int = 1) -> str:
         return "fail" if number is None else f"{number:.{digits}f}"
@@ -247,6 +261,7 @@ def row(pipeline: str, ops: int, measured: dict[str, dict], process: dict[str, f
         value(proc["cpp"], 0), value(proc["pysdy"], 0), ratio(proc["pysdy"], proc["cpp"], 0),
         *(value(None if ms[name] is None else ms[name] * 1000 / ops) for name in IMPLEMENTATIONS),
         *(value(measured[name].get("peak_mb")) for name in IMPLEMENTATIONS),
+        value(peak_rss["cpp"], 0), value(peak_rss["pysdy"], 0), ratio(peak_rss["pysdy"], peak_rss["cpp"], 0),
         same_output(measured["cpp"], measured["pysdy"]),
     ]  # fmt: skip
 
@@ -310,17 +325,18 @@ def bench_size(layers: int, pipelines: list[str], runs: int, directory: str) -> 
             lines.append(format_row([pipeline] + ["n/a"] * (len(COLUMNS) - 1)))
             notes.append(f"  {pipeline}: no input: {missing}")
             continue
-        measured, process = {}, {}
+        measured, process, peak_rss = {}, {}, {}
         for name in IMPLEMENTATIONS:
             progress.show(f"{layers} layers, {pipeline}: {SHOWN[name]} in process ...")
             measured[name] = in_process(name, pipeline, path, runs)
             progress.show(f"{layers} layers, {pipeline}: {SHOWN[name]} as whole processes ...")
-            process[name] = pass_share_ms(name, path, pipeline, runs)
+            share = pass_share(name, path, pipeline, runs)
+            process[name], peak_rss[name] = share if isinstance(share, tuple) else (share, None)
         progress.clear()
         for name in IMPLEMENTATIONS:
             if "times_ms" in measured[name]:
                 points[name, pipeline] = (ops, median_ms(measured[name]) * 1000 / ops)
-        lines.append(format_row(row(pipeline, ops, measured, process)))
+        lines.append(format_row(row(pipeline, ops, measured, process, peak_rss)))
         notes += failures(pipeline, measured, process)
     return "\n".join(lines + notes), points
 

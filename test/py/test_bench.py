@@ -80,35 +80,40 @@ def test_the_plot_has_a_line_per_series_with_a_point_per_size(bench_run):
         assert len(group.findall(f"{SVG}circle")) == len(LAYERS)
 
 
+RSS = {"cpp": 200.0, "pysdy": 240.0}
+
+
 def measured(digests: list[str]) -> dict:
     return {"times_ms": [2.0] * len(digests), "peak_mb": 1.0, "digests": digests}
 
 
 def test_same_output_says_no_when_a_pysdy_run_printed_something_else():
-    row = pipelines.row("sdy-propagation-pipeline", 100, {"cpp": measured(["a", "a"]), "pysdy": measured(["a", "b"])}, {"cpp": 5.0, "pysdy": 6.0})
+    row = pipelines.row("sdy-propagation-pipeline", 100, {"cpp": measured(["a", "a"]), "pysdy": measured(["a", "b"])}, {"cpp": 5.0, "pysdy": 6.0}, RSS)
     assert row[-1] == "NO"
 
 
 def test_same_output_says_no_when_the_cpp_runs_disagree_among_themselves():
-    row = pipelines.row("sdy-propagation-pipeline", 100, {"cpp": measured(["a", "b"]), "pysdy": measured(["a", "b"])}, {"cpp": 5.0, "pysdy": 6.0})
+    row = pipelines.row("sdy-propagation-pipeline", 100, {"cpp": measured(["a", "b"]), "pysdy": measured(["a", "b"])}, {"cpp": 5.0, "pysdy": 6.0}, RSS)
     assert row[-1] == "NO"
 
 
 def test_a_row_of_matching_runs_has_its_ratios_and_per_op_times():
-    row = pipelines.row("sdy-import-pipeline", 100, {"cpp": measured(["a"]), "pysdy": measured(["a"])}, {"cpp": 5.0, "pysdy": 10.0})
+    row = pipelines.row("sdy-import-pipeline", 100, {"cpp": measured(["a"]), "pysdy": measured(["a"])}, {"cpp": 5.0, "pysdy": 10.0}, {"cpp": 200.0, "pysdy": 300.0})
     assert dict(zip(HEADER, row)) | {"pysdy/C++": None} == {
         "pipeline": "sdy-import-pipeline", "C++ ms": "2.0", "pysdy ms": "2.0", "pysdy/C++": None,
         "C++ proc ms": "5", "pysdy proc ms": "10", "C++ us/op": "20.0", "pysdy us/op": "20.0",
-        "C++ MB": "1.0", "pysdy MB": "1.0", "same": "yes",
+        "C++ MB": "1.0", "pysdy MB": "1.0", "C++ RSS MB": "200", "pysdy RSS MB": "300", "same": "yes",
     }  # fmt: skip
-    assert [row[3], row[6]] == ["1.00", "2.00"]
+    assert [row[3], row[6], row[13]] == ["1.00", "2.00", "1.50"]
 
 
 def test_a_side_that_fails_reads_fail_with_its_message_under_the_table():
     results = {"cpp": {"error": "'x' does not refer to a registered pass"}, "pysdy": measured(["a"])}
     process = {"cpp": "exit 1: no such pass", "pysdy": 4.0}
-    row = dict(zip(HEADER, pipelines.row("xla-sdy-stablehlo-export-pipeline", 10, results, process)))
-    assert (row["C++ ms"], row["C++ proc ms"], row["C++ us/op"], row["C++ MB"], row["same"]) == ("fail", "fail", "fail", "fail", "n/a")
+    row = dict(zip(HEADER, pipelines.row("xla-sdy-stablehlo-export-pipeline", 10, results, process, {"cpp": None, "pysdy": 250.0})))
+    assert (row["C++ ms"], row["C++ proc ms"], row["C++ us/op"], row["C++ MB"], row["C++ RSS MB"], row["same"]) == (
+        "fail", "fail", "fail", "fail", "fail", "n/a"
+    )  # fmt: skip
     assert row["pysdy ms"] == "2.0"
     assert pipelines.failures("xla-sdy-stablehlo-export-pipeline", results, process) == [
         "  C++ xla-sdy-stablehlo-export-pipeline: 'x' does not refer to a registered pass"
@@ -118,13 +123,13 @@ def test_a_side_that_fails_reads_fail_with_its_message_under_the_table():
 @pytest.mark.parametrize("implementation", pipelines.IMPLEMENTATIONS)
 def test_the_pass_share_of_a_process_that_fails_is_its_error(tmp_path, implementation):
     missing = str(tmp_path / "missing.mlir")
-    share = pipelines.pass_share_ms(implementation, missing, "sdy-propagation-pipeline", runs=1)
+    share = pipelines.pass_share(implementation, missing, "sdy-propagation-pipeline", runs=1)
     assert share.startswith("exit 1: ") and "missing.mlir" in share, share
 
 
 def test_a_ratio_over_a_share_that_is_not_positive_reads_n_a():
     results = {"cpp": measured(["a"]), "pysdy": measured(["a"])}
-    row = pipelines.row("sdy-export-pipeline", 10, results, {"cpp": -3.0, "pysdy": 40.0})
+    row = pipelines.row("sdy-export-pipeline", 10, results, {"cpp": -3.0, "pysdy": 40.0}, RSS)
     assert HEADER[4:7] == ["C++ proc ms", "pysdy proc ms", "pysdy/C++"]
     assert row[4:7] == ["-3", "40", "n/a"]
 
@@ -133,7 +138,7 @@ def test_a_ratio_over_a_share_that_prints_as_zero_reads_n_a():
     # 0.4 ms prints as "0": a ratio of 100 over it would read as a figure the table does not show (a busy machine
     # made one in a `make test` run).
     results = {"cpp": measured(["a"]), "pysdy": measured(["a"])}
-    row = pipelines.row("sdy-export-pipeline", 10, results, {"cpp": 0.4, "pysdy": 40.0})
+    row = pipelines.row("sdy-export-pipeline", 10, results, {"cpp": 0.4, "pysdy": 40.0}, RSS)
     assert row[4:7] == ["0", "40", "n/a"]
 
 
