@@ -9,8 +9,11 @@ GSPMD partitioner.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
+import threading
+from typing import Iterator
 
 from jaxlib.mlir import ir
 
@@ -23,6 +26,38 @@ from pysdy.runtime.pysdy_passes import prepare_for_xla, propagate
 # logged here once per message, as XLA's own Shardy route keeps them from the user.
 LOGGER = logging.getLogger("pysdy.jax")
 _LOGGED: set[str] = set()
+
+
+# Hand-offs share one context, renewed every HAND_OFFS_PER_CONTEXT hand-offs: a context costs as much as handing
+# off a small module, and pysdy's memos (parsed shardings, rules, propagation steps) last as long as the context
+# pysdy works in, so JAX's thousands of small modules pay for them once. What a context uniques (types,
+# attributes, locations) stays until it goes; the renewal bounds that.
+HAND_OFFS_PER_CONTEXT = 64
+
+
+class _SharedContext:
+    """The hand-offs' context: a module global behind a lock, never thread-local storage. JAX runs host
+    callbacks, which may compile and so hand off, on XLA's worker threads, and Python clears such a thread's
+    state as each callback returns: a context kept in it is freed there, which crashes Python 3.11 (a segfault
+    in PyObject_GC_Del, seen in JAX's shard_map_test on jax 0.10.2). The lock also keeps two threads from
+    switching pysdy's memos between contexts under each other."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self.context = None
+        self.uses = 0
+
+    @contextlib.contextmanager
+    def entered(self) -> Iterator[ir.Context]:
+        with self._lock:
+            if self.context is None or self.uses >= HAND_OFFS_PER_CONTEXT:
+                self.context, self.uses = make_context(), 0
+            self.uses += 1
+            with self.context:
+                yield self.context
+
+
+SHARED_CONTEXT = _SharedContext()
 
 
 class PysdyExportError(RuntimeError):
@@ -47,10 +82,10 @@ def hand_off(
 ) -> HandOff:
     """JAX's module (a module JAX lowered with `mhlo.sharding`s is imported first) through pysdy for `route`.
 
-    The module is re-parsed in pysdy's own context, so JAX's context and its
+    The module is re-parsed in pysdy's own context (shared by the hand-offs), so JAX's context and its
     module are never modified.
     """
-    with make_context(), warnings_to(_log_once):
+    with SHARED_CONTEXT.entered(), warnings_to(_log_once):
         try:
             module = ir.Module.parse(module_text)
         except ir.MLIRError as error:
