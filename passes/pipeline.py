@@ -15,7 +15,7 @@ from typing import Iterator, Union
 
 from jaxlib.mlir import ir, passmanager
 
-from pysdy.dialects.ir_memo import use_context
+from pysdy.dialects.ir_memo import ir_memo, use_context
 from pysdy.passes.diagnostics import nested_errors, report_nested_errors
 from pysdy.passes.registry import (
     FUNC,
@@ -447,7 +447,28 @@ def run_pass_manager(manager: passmanager.PassManager, op: ir.Operation) -> None
 
 def run_pipeline(module: ir.Module, steps: tuple[Step, ...]) -> None:
     """Runs `steps` on `module`; raises ir.MLIRError (with diagnostics) when a pass fails."""
-    run_pass_manager(build_pass_manager(steps, module.context), module.operation)
+    with _reused_pass_manager(steps, module.context, _verifies_by_default()) as manager:
+        run_pass_manager(manager, module.operation)
+
+
+@ir_memo(256)
+def _idle_pass_managers(steps: tuple[Step, ...], context: ir.Context, verify: bool) -> list[passmanager.PassManager]:
+    """The built managers of these steps in this context that no run is using (emptied with pysdy's other memos
+    when work moves to another context)."""
+    return []
+
+
+@contextlib.contextmanager
+def _reused_pass_manager(steps: tuple[Step, ...], context: ir.Context, verify: bool) -> Iterator[passmanager.PassManager]:
+    """A manager running `steps`, built once per context and reused: the hook hands off thousands of small modules
+    with the same few pipelines, and building their managers was a fifth of a small hand-off. A run in progress
+    (a pipeline's own steps, another thread) holds its manager, so a second one is built for a second run."""
+    idle = _idle_pass_managers(steps, context, verify)
+    manager = idle.pop() if idle else build_pass_manager(steps, context, verify=verify)
+    try:
+        yield manager
+    finally:
+        idle.append(manager)
 
 
 def run_steps_in_pass(op: ir.Operation, steps: tuple[Step, ...], pass_argument: str) -> None:
@@ -458,20 +479,23 @@ def run_steps_in_pass(op: ir.Operation, steps: tuple[Step, ...], pass_argument: 
     more than all their own work), except after a step that `leaves_invalid_ir`, verified as jaxlib verifies it.
     Those are verified even when the enclosing pass manager verifies nothing: the steps after them would run on
     invalid IR (where jaxlib's C++, unverified, crashes)."""
-    try:
-        managers = [
-            build_pass_manager(run, op.context, verify=verify) for run, verify in _runs_by_verification(steps)
-        ]
-    except PipelineError as error:
-        op.location.emit_error(f"{pass_argument}: {error}")
-        raise PassFailure() from None
-    for manager in managers:
-        _run_nested(manager, op)
+    with contextlib.ExitStack() as held:
+        try:
+            managers = [
+                held.enter_context(_reused_pass_manager(run, op.context, verify))
+                for run, verify in _runs_by_verification(steps)
+            ]
+        except PipelineError as error:
+            op.location.emit_error(f"{pass_argument}: {error}")
+            raise PassFailure() from None
+        for manager in managers:
+            _run_nested(manager, op)
 
 
 def symbol_dce(op: ir.Operation) -> None:
     """Runs MLIR's own `symbol-dce` on `op` from inside a pass; its errors become that pass's diagnostics."""
-    _run_nested(build_pass_manager((PassStep("symbol-dce"),), op.context, verify=False), op)
+    with _reused_pass_manager((PassStep("symbol-dce"),), op.context, False) as manager:
+        _run_nested(manager, op)
 
 
 def _runs_by_verification(steps: tuple[Step, ...]) -> list[tuple[tuple[Step, ...], bool]]:
