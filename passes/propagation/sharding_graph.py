@@ -150,7 +150,6 @@ class ShardingGraph:
         self._slot_of: dict[ir.Value, int] = {}
         self._values: dict[ir.Value, _ValueInfo] = {}  # every operand and result, while reading
         self._terminators: set[int] = set()  # nodes that are their block's terminator
-        self._rules: dict[tuple, OpShardingRule | None] = {}
         self._read()
 
     # ------------------------------------------------------------------
@@ -375,6 +374,7 @@ class ShardingGraph:
             return get_or_create_rule(op, self.conservative)
         try:
             signature = (
+                self.conservative,
                 name,
                 tuple([info.type for info in operands]),
                 tuple([info.type for info in results]),
@@ -382,9 +382,11 @@ class ShardingGraph:
             )
         except TypeError:
             return get_or_create_rule(op, self.conservative)
-        rule = self._rules.get(signature, _UNKNOWN)
-        if rule is _UNKNOWN:
-            rule = self._rules[signature] = get_or_create_rule(op, self.conservative)
+        rule = self.cache.rules.get(signature)
+        if rule is None:
+            rule = get_or_create_rule(op, self.conservative)
+            if rule is not None:  # an op without one is asked again: it may be the one to warn about (once)
+                self.cache.rules[signature] = rule
         return rule
 
     def _notify_target(self, index: int, node: Node) -> int | None:
@@ -612,9 +614,6 @@ class ShardingGraph:
 
 # Slots of which an op keeps all or none: setting one sets the unset others to fully open shardings.
 _SIBLING_KINDS = (SlotKind.OP_RESULT, SlotKind.RESULT_EDGE_OWNER, SlotKind.ARG_EDGE_OWNER)
-
-# Ops with regions whose rules read only their types and attributes (see passes/propagation/rules).
-_UNKNOWN = object()  # a rule signature not met yet
 
 _OWN_SHARDING_ATTRS = {
     "sdy.data_flow_edge": "sharding",

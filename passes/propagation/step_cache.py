@@ -25,6 +25,9 @@ class StepCache:
         self._tokens: dict[Hashable, int] = {}
         # Step key -> outcome; the driver builds the keys (see PropagationDriver.propagate).
         self.steps: dict[tuple, tuple] = {}
+        # Op signature -> its sharding rule (see ShardingGraph._rule_of): the signature is made of uniqued IR
+        # objects of this cache's context, so it serves every module the cache does.
+        self.rules: dict[tuple, object] = {}
 
     def intern(self, value: T) -> T:
         """The one object equal to `value` that this cache hands out (None stays None)."""
