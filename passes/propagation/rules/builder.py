@@ -9,6 +9,8 @@ how Shardy numbers them too.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Callable, Iterable, Sequence
 
 from jaxlib.mlir import ir
@@ -197,5 +199,9 @@ def pointwise_rule(op) -> OpShardingRule:
 
 def identity_rule(shape: Sequence[int], num_operands: int, num_results: int) -> OpShardingRule:
     """All operands and results have `shape` and are sharded alike (a data-flow edge)."""
-    shape = tuple(shape)
+    return _identity_rule(tuple(shape), num_operands, num_results)
+
+
+@functools.lru_cache(maxsize=4096)  # plain values: every edge of a shape and arity has the same rule
+def _identity_rule(shape: tuple[int, ...], num_operands: int, num_results: int) -> OpShardingRule:
     return RuleBuilder([shape] * num_operands, [shape] * num_results).add_pointwise(shape).build()
