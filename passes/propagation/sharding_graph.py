@@ -178,6 +178,8 @@ class ShardingGraph:
         if main is not None:
             self._read_func_results(self.node_of(main), self.nodes[self.node_of(main)])
         self._read_sharding_groups()
+        # What only reading needs goes before propagation starts: a handle and a record per value of the module.
+        del self._values, self._notify_targets, self._terminators
 
     def _mark_erasable(self) -> None:
         """Marks the nodes the driver erases once their results are unused: those without effects, their own
