@@ -83,6 +83,7 @@ class _HookState:
         self.installed = False
         self.open_blocks = 0
         self.verify = False
+        self.route_before_install: str | None = None  # the route `install(route=...)` replaced, back at uninstall
         self.compilations: collections.deque[PysdyCompilation] = collections.deque(maxlen=KEPT_COMPILATIONS)
 
     def patch(self) -> None:
@@ -183,13 +184,19 @@ def install(route: str | None = None, verify: bool | None = None) -> None:
         _STATE.verify = _verify_by_default() if verify is None else verify
         _STATE.patch()
     if route is not None:
+        if _STATE.route_before_install is None:
+            _STATE.route_before_install = ROUTE.value
         config.config.update(ROUTE.name, route)
     config.config.update(HOOK_ACTIVE.name, True)
 
 
 def uninstall() -> None:
-    """Undoes `install()`: plain `jax.jit` compiles with XLA alone again (open `pipeline_hook()` blocks keep theirs)."""
+    """Undoes `install()`: plain `jax.jit` compiles with XLA alone again (open `pipeline_hook()` blocks keep theirs),
+    and the route is the one before `install(route=...)`."""
     config.config.update(HOOK_ACTIVE.name, False)
+    if _STATE.route_before_install is not None:
+        config.config.update(ROUTE.name, _STATE.route_before_install)
+        _STATE.route_before_install = None
     with _STATE.lock:
         _STATE.installed = False
         _STATE.verify = False  # verify mode was install()'s: open `pipeline_hook()` blocks compile without it

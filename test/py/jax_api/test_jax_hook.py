@@ -177,6 +177,20 @@ def test_uninstall_ends_verify_mode(mesh, monkeypatch):
     assert compared == ["jit_matmul_verified"]
 
 
+def test_uninstall_gives_back_the_route_install_replaced(mesh, xla_compiles):
+    # Before, the route stayed gspmd for the rest of the process: a later `pipeline_hook()` took it.
+    x, w = _inputs()
+    pysdy.jax.install(route="gspmd")
+    try:
+        _sharded_matmul(mesh, "_installed_gspmd")(x, w)
+    finally:
+        pysdy.jax.uninstall()
+    assert hook.ROUTE.value == "sdy"
+    with pysdy.jax.pipeline_hook():
+        _sharded_matmul(mesh, "_after_gspmd_install")(x, w)
+    assert [(c.has_gspmd_shardings, c.shardy_partitioner) for c in xla_compiles] == [(True, False), (False, True)]
+
+
 def test_pysdy_jit_is_jax_jit_through_pysdy(mesh, xla_compiles):
     x, w = _inputs()
     shardings = (NamedSharding(mesh, P("x", "y")), NamedSharding(mesh, P("y", None)))
