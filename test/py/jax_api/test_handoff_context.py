@@ -46,9 +46,9 @@ def test_a_context_serves_a_bounded_number_of_hand_offs(monkeypatch):
 # A program whose host callback compiles twice, and so hands off, once on the XLA thread that runs it and once on a
 # thread of its own. Python makes the callback thread's state as the callback starts and clears it as it returns. A
 # hand-off context kept in that thread's thread-local storage (once pysdy's memos had moved to the other thread's
-# context, the last reference to it) was freed in that clearing, and an MLIR context's destructor takes the GIL
-# again there: Python 3.11 then segfaults (jax 0.10.2's shard_map_test did, hooked). The child runs the callback
-# several times and checks every value.
+# context, the last reference to it) was freed in that clearing, and Python 3.11 segfaulted in that free (under gdb:
+# PyObject_GC_Del of the Context, reading the interpreter state; jax 0.10.2's shard_map_test did, hooked). The child
+# runs the callback several times and checks every value.
 CALLBACK_THAT_COMPILES = textwrap.dedent(
     """
     import threading
