@@ -87,8 +87,9 @@ class PropagationDriver:
             if node.erased:
                 continue
             if node.erasable:
-                for counter in node.result_uses:
-                    if counter[0]:
+                counts = node.use_counts
+                for value in node.result_values:
+                    if counts[value]:
                         break
                 else:
                     self._erase(index)
@@ -122,14 +123,15 @@ class PropagationDriver:
         then drop the node's uses."""
         graph = self.graph
         node = graph.nodes[index]
-        for value, producer in zip(node.op.operands, node.operand_producers):
+        for value, value_id in zip(node.op.operands, node.operand_values):
+            producer = graph.producers[value_id]
             if producer is None:
                 continue
             other_users = {graph.node_of(use.owner) for use in value.uses} - {index}
             if len([u for u in other_users if not graph.nodes[u].erased]) <= 1:
                 self._push_with_ancestors(producer)
-        for counter in node.operand_uses:
-            counter[0] -= 1
+        for value_id in node.operand_values:
+            node.use_counts[value_id] -= 1
         node.erased = True
 
     def _push_with_ancestors(self, node: int | None) -> None:
@@ -167,8 +169,9 @@ class PropagationDriver:
         if transform is not None and shardings[first_result] is not None:
             shardings[first_result] = cache.intern(transform.before_propagation(shardings[first_result]))
         multi_use = False
-        for counter in node.tensor_operand_uses:
-            if counter[0] != 1:
+        counts = node.use_counts
+        for value in node.tensor_operand_values:
+            if counts[value] != 1:
                 multi_use = True
                 break
         key = (direction_token, node.signature, multi_use, *map(id, shardings))
@@ -260,7 +263,7 @@ class PropagationDriver:
                 if shape is None or returned is None:
                     continue
                 rule = graph.cache.intern(identity_rule(shape, 1, 1))
-                edge = Node(func_node.op, func_node.name, None, NodeKind.RULE, rule, [returned], [result])
+                edge = Node(func_node.op, func_node.name, None, NodeKind.RULE, rule, (returned,), (result,))
                 graph.prepare_for_steps(edge, conservative=False)
                 self._current = None
                 self.propagate(edge, self._any_token, notify=False)

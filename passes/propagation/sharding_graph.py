@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import sys
 
 from jaxlib.mlir import ir
 
@@ -57,20 +58,23 @@ class SlotKind(enum.Enum):
 
 @dataclasses.dataclass(slots=True)
 class Node:
+    """One op. Its sequences are tuples, an op without any sharing one empty tuple: a transformer stack has
+    about one node per op, so each field costs as many bytes as the module has ops."""
+
     op: ir.Operation
     name: str
     parent: int | None  # the enclosing node, None for ops directly in the module
     kind: NodeKind = NodeKind.INERT
     rule: OpShardingRule | None = None
-    operands: list[int | None] = dataclasses.field(default_factory=list)  # slot ids
-    results: list[int | None] = dataclasses.field(default_factory=list)
+    operands: tuple[int | None, ...] = ()  # slot ids
+    results: tuple[int | None, ...] = ()
     allowed_direction: int | None = None  # of a propagation barrier: a PropagationDirection value
     erasable: bool = False  # pure: erased by the driver once its results are unused
-    # Use counts, shared by every node touching the value (erasing an op lowers them).
-    result_uses: list[list[int]] = dataclasses.field(default_factory=list)
-    operand_uses: list[list[int]] = dataclasses.field(default_factory=list)
-    tensor_operand_uses: list[list[int]] = dataclasses.field(default_factory=list)  # non-scalar operands only
-    operand_producers: list[int | None] = dataclasses.field(default_factory=list)  # node of each operand
+    # Value ids (indices into `use_counts`, which the graph's nodes share; erasing an op lowers the counts).
+    operand_values: tuple[int, ...] = ()
+    result_values: tuple[int, ...] = ()
+    tensor_operand_values: tuple[int, ...] = ()  # of the non-scalar operands only
+    use_counts: list[int] | tuple[()] = ()  # the graph's; empty for a node made after reading, which has no values
     erased: bool = False
     elementwise: bool = False
     edge_transform: ManualEdgeTransform | None = None  # of an edge of a manual computation
@@ -79,12 +83,13 @@ class Node:
     signature: int = -1  # a token for everything of the node a step depends on
     signature_operands: int = 0  # how many of `slot_objects` are operands
     conservative: bool = False  # whether steps through it disallow split and non-divisible axes
-    slot_objects: list[Slot] = dataclasses.field(default_factory=list)  # operands then results
+    slot_objects: tuple[Slot, ...] = ()  # operands then results
 
     @property
     def has_multi_use_operand(self) -> bool:
         """Whether a non-scalar operand has other uses (op-priority steps care)."""
-        return any(counter[0] != 1 for counter in self.tensor_operand_uses)
+        counts = self.use_counts
+        return any(counts[value] != 1 for value in self.tensor_operand_values)
 
 
 @dataclasses.dataclass(slots=True)
@@ -96,7 +101,7 @@ class Slot:
     rank: int
     owner: int | None  # node holding the sharding (op result / own attribute); the func for args and results
     index: int  # result number, argument number or function result number
-    notify: list[int] = dataclasses.field(default_factory=list)  # nodes to revisit when it changes
+    notify: tuple[int, ...] = ()  # nodes to revisit when it changes
     group: int | None = None  # sharding group id
     changed: bool = False
 
@@ -116,16 +121,15 @@ class FuncResults:
 
 
 class _ValueInfo:
-    """What reading learned of one value: its slot, type, producing node, use count and a user."""
+    """What reading learned of one value: its id, slot, type, producing node and a user."""
 
-    __slots__ = ("slot", "type", "rank", "producer", "uses", "user")
+    __slots__ = ("id", "slot", "type", "rank", "user")
 
-    def __init__(self, slot: int | None, type_: ir.Type, producer: int | None):
+    def __init__(self, id_: int, slot: int | None, type_: ir.Type):
+        self.id = id_  # its index in the graph's use counts and producers
         self.slot = slot
         self.type = type_
         self.rank = type_.rank if isinstance(type_, ir.RankedTensorType) else 0
-        self.producer = producer  # the node defining it, None for a block argument
-        self.uses = [0]  # uses counted while reading, lowered as the driver erases users
         self.user: int | None = None  # the last node read that uses it (the only one, with one use)
 
 
@@ -149,6 +153,9 @@ class ShardingGraph:
         self._node_of: dict[ir.Operation, int] = {}
         self._slot_of: dict[ir.Value, int] = {}
         self._values: dict[ir.Value, _ValueInfo] = {}  # every operand and result, while reading
+        # Per value id: how many live nodes use the value, and the node defining it (None for a block argument).
+        self.use_counts: list[int] = []
+        self.producers: list[int | None] = []
         self._terminators: set[int] = set()  # nodes that are their block's terminator
         self._read()
 
@@ -173,7 +180,7 @@ class ShardingGraph:
             self._describe(index, node)
         self._mark_erasable()
         for slot_value, slot_id in self._slot_of.items():
-            self.slots[slot_id].notify = self._notify_list(slot_value, self.slots[slot_id].owner)
+            self.slots[slot_id].notify = tuple(self._notify_list(slot_value, self.slots[slot_id].owner))
         main = main_func(self.module)
         if main is not None:
             self._read_func_results(self.node_of(main), self.nodes[self.node_of(main)])
@@ -195,7 +202,7 @@ class ShardingGraph:
 
     def _add_nodes(self, op: ir.Operation, parent: int | None) -> int:
         index = len(self.nodes)
-        self.nodes.append(Node(op, op.name, parent))
+        self.nodes.append(Node(op, sys.intern(op.name), parent))
         self._node_of[op] = index
         for region in op.regions:
             for block in region.blocks:
@@ -278,23 +285,28 @@ class ShardingGraph:
         self.slots.append(slot)
         return len(self.slots) - 1
 
+    def _new_value(self, value: ir.Value, slot: int | None, producer: int | None) -> _ValueInfo:
+        info = self._values[value] = _ValueInfo(len(self.use_counts), slot, value.type)
+        self.use_counts.append(0)
+        self.producers.append(producer)
+        return info
+
     def _operand_info(self, value: ir.Value) -> _ValueInfo:
         """The info of an operand not defined by an op read before it (a block argument, say)."""
         producer = self._node_of.get(value.owner.operation) if isinstance(value, ir.OpResult) else None
-        info = _ValueInfo(self.slot(value), value.type, producer)
-        self._values[value] = info
-        return info
+        return self._new_value(value, self.slot(value), producer)
 
     def _describe(self, index: int, node: Node) -> None:
         op = node.op
         name = node.name
         values = self._values
+        counts = self.use_counts
         operand_infos = []
         for value in op.operands:
             info = values.get(value)
             if info is None:
                 info = self._operand_info(value)
-            info.uses[0] += 1
+            counts[info.id] += 1
             info.user = index
             operand_infos.append(info)
         attributes = op.attributes
@@ -302,26 +314,29 @@ class ShardingGraph:
         for number, value in enumerate(op.results):
             info = values.get(value)
             if info is None:
-                info = values[value] = _ValueInfo(self._slot_of.get(value), value.type, index)
+                info = self._new_value(value, self._slot_of.get(value), index)
                 if info.slot is None:
                     if name in edges.DATA_FLOW_OPS:
                         info.slot = self.slot(value)  # an edge may hold its sharding
                     else:
                         info.slot = self._slot_of[value] = self._new_result_slot(index, number, info.rank, attributes)
             result_infos.append(info)
-        node.operands = [info.slot for info in operand_infos]
-        node.results = [info.slot for info in result_infos]
-        node.result_uses = [info.uses for info in result_infos]
-        node.operand_uses = [info.uses for info in operand_infos]
-        node.tensor_operand_uses = [info.uses for info in operand_infos if info.rank]
-        node.operand_producers = [info.producer for info in operand_infos]
+        if operand_infos:
+            node.operands = tuple([info.slot for info in operand_infos])
+            node.operand_values = tuple([info.id for info in operand_infos])
+            tensors = tuple([info.id for info in operand_infos if info.rank])
+            node.tensor_operand_values = node.operand_values if tensors == node.operand_values else tensors
+        if result_infos:
+            node.results = tuple([info.slot for info in result_infos])
+            node.result_values = tuple([info.id for info in result_infos])
+        node.use_counts = counts
         node.elementwise = is_elementwise(op, name)
         node.offload = name == "stablehlo.custom_call" and ir.StringAttr(
             attributes["call_target_name"]
         ).value in ("MoveToHost", "MoveToDevice")
         if name == FUNC_EDGE_OP:
             node.kind = NodeKind.EDGE
-            node.operands = [self.slot(v) for v in self._func_edges.sources(op)]
+            node.operands = tuple([self.slot(v) for v in self._func_edges.sources(op)])
             node.rule = self.cache.intern(identity_rule(shape_of(result_infos[0].type), len(node.operands), 1))
         elif name == edges.EDGE_OP:
             if not edges.is_edge_owner(op.operands[0]):
@@ -332,7 +347,7 @@ class ShardingGraph:
                 )
                 raise PassFailure()
             node.kind = NodeKind.EDGE
-            node.operands = [self.slot(v) for v in edges.edge_sources(op)]
+            node.operands = tuple([self.slot(v) for v in edges.edge_sources(op)])
             node.rule = self.cache.intern(identity_rule(shape_of(result_infos[0].type), len(node.operands), 1))
             node.edge_transform = _manual_edge_transform(op)
         elif name == "sdy.propagation_barrier":
@@ -357,7 +372,7 @@ class ShardingGraph:
             len(node.operands),
         ))
         node.signature_operands = len(node.operands)
-        node.slot_objects = [_NO_SLOT if s is None else self.slots[s] for s in node.operands + node.results]
+        node.slot_objects = tuple([_NO_SLOT if s is None else self.slots[s] for s in node.operands + node.results])
 
     def _rule_of(
         self,
@@ -420,7 +435,7 @@ class ShardingGraph:
         if info is None:
             return []  # every used value is some read op's operand
         targets = self._notify_targets
-        if info.uses[0] == 1:
+        if self.use_counts[info.id] == 1:
             target = targets[info.user]
             if target is not None:
                 return [target]
