@@ -92,6 +92,12 @@ class JaxLine:
     convert_global_to_local_device_counts: bool
     # ... and its `enable-rgv3` option is true by default.
     convert_global_to_local_rgv3_by_default: bool
+    # ... and it records main's global argument and result shardings on the module (`sdy.parameters_shardings`,
+    # `sdy.output_shardings`, meshes inlined, an unsharded one fully replicated).
+    convert_global_to_local_records_main_shardings: bool
+    # ... and reads a device's offsets along sliced dimensions from `i32` tables indexed by the `ui32` partition id;
+    # before, from `i64` tables indexed by the partition id converted to `i64`.
+    convert_global_to_local_slice_offsets_i32: bool
     # `sdy-resolve-permutation-factors` has the `partition-count` and `replica-count` options.
     permutation_factors_device_count_options: bool
     # `sdy-resolve-permutation-factors` has the `rng-bit-generator-unsafe` option.
@@ -242,6 +248,8 @@ _JAX_0_10 = JaxLine(
     per_instruction_main_function_only=False,
     convert_global_to_local_device_counts=False,
     convert_global_to_local_rgv3_by_default=False,
+    convert_global_to_local_records_main_shardings=False,
+    convert_global_to_local_slice_offsets_i32=False,
     permutation_factors_device_count_options=False,
     permutation_factors_rng_unsafe_option=False,
     permutation_factors_reverse_result_mirrored=False,
@@ -323,6 +331,8 @@ _JAX_0_12 = dataclasses.replace(
     export_dump_names_partitioner_passes=True,
     single_device_guard_compares_ui32=True,
     single_device_zeros_complex=True,
+    convert_global_to_local_records_main_shardings=True,
+    convert_global_to_local_slice_offsets_i32=True,
     per_instruction_rng_option=True,
     per_instruction_main_function_only=True,
     permutation_factors_rng_unsafe_option=True,

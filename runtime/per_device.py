@@ -99,8 +99,8 @@ def per_device_program(global_text: str, local_text: str, partitions: int) -> Pe
     """The per-device module `local_text` as XLA runs it on `partitions` devices, with the global shapes of
     `global_text` (the module it was partitioned from)."""
     with make_context():
-        global_main = main_function(parse_module(global_text, "the global module"))
-        global_types = ir.FunctionType(ir.TypeAttr(global_main.attributes["function_type"]).value)
+        global_module = parse_module(global_text, "the global module")  # kept: its ops die with it
+        global_types = ir.FunctionType(ir.TypeAttr(main_function(global_module).attributes["function_type"]).value)
         module = parse_module(local_text, "the per-device module")
         main = main_function(module)
         meshes = MeshTable(module.operation)

@@ -1,28 +1,62 @@
-"""`sdy-convert-global-to-local`: jaxlib's Shardy rewrites a partitioned module from global to local (per-device)
-shapes, its sdy collectives into StableHLO collectives, its manual computations and sdy constants away, and fails
-on any other sdy op (a reshard, a sharding constraint, ...). pysdy does not implement that conversion: it leaves a
-module the C++ leaves as it is (no sdy op but meshes and named computations, no dimension sharded on more than
-one device) and refuses at the first op or function the C++ would rewrite or fail on. Like the C++, it fails on a
-module given both more than one replica and more than one partition.
+"""`sdy-convert-global-to-local`: a partitioned module from global to local (per-device) shapes, its sdy collectives
+as StableHLO collectives, as jaxlib's Shardy converts it.
+
+A value's local shape is its global shape with each dimension divided by the
+sizes of the axes its sharding splits it on: a function argument's or
+result's sharding, an op result's (`sdy.sharding`, a collective's
+`out_sharding`). Ops that only carry values (StableHLO ops, calls, returns)
+keep their operands and attributes and take their results' local types;
+`sdy.constant` becomes `stablehlo.constant`; each sdy collective becomes the
+per-device code of `local_collectives.py`, numbered from the first channel id
+after the module's largest. A dot whose contracting dimension is split must
+feed one `sdy.all_reduce` over exactly those axes (its partial sums are
+otherwise wrong): the C++ aborts there, pysdy refuses.
+
+pysdy converts the ops above. It refuses, before changing anything, a module
+with any op it does not convert yet whose shapes would change (slices, pads,
+concatenations, gathers, scatters, iotas, convolutions, windows, loops,
+manual and named computations, reduce-scatters, multi-parameter all-to-alls,
+non-splat constants split across devices, collectives over sub-axes where
+the C++ lays them out otherwise), and any sdy op the C++ fails on. Like the
+C++, it fails on a module given both more than one replica and more than one
+partition.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Optional
 
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
 
 from pysdy import versions
-from pysdy.dialects.sdy import TensorSharding, TensorShardingPerValue
+from pysdy.dialects.sdy import Mesh, TensorSharding, TensorShardingPerValue
+from pysdy.passes.common.constants import replace_constant
 from pysdy.passes.common.func_attrs import arg_shardings, result_shardings
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.collective_attrs import all_to_all_params, axis_list, axis_lists, reduction
+from pysdy.passes.export.local_collectives import CollectiveBuilder, dynamic_slice, permutation_pairs
+from pysdy.passes.export.local_semantics import finished_axes, local_problem, split_reduction_axes
 from pysdy.passes.export.reshard_ir import MeshTable
 from pysdy.passes.registry import Pass, PassFailure, option, register_pass
 
 _PASS = "sdy-convert-global-to-local"
-# The sdy ops the conversion keeps as they are.
-_KEPT_SDY_OPS = frozenset({"sdy.mesh", "sdy.named_computation", "sdy.return"})
+SHARDING = "sdy.sharding"
+# StableHLO ops the C++ converts with a pattern of their own (pysdy: only where no shape changes).
+_OWN_PATTERN_OPS = frozenset(
+    "stablehlo." + name
+    for name in "concatenate convolution gather iota pad reduce_window scatter select_and_scatter slice".split()
+)
+# Ops whose regions take the values the op carries: their block arguments would need local types too.
+_CARRYING_REGION_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.if"})
+_DOTS = frozenset({"stablehlo.dot", "stablehlo.dot_general"})
+_COLLECTIVES = frozenset(
+    {"sdy.all_reduce", "sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute"}
+)
+_CARRIERS = frozenset({"func.call", "func.return", "sdy.return"})
+_NAMED_SHARDINGS = ("in_shardings", "out_shardings")
 
 
 @register_pass
@@ -51,43 +85,328 @@ class ConvertGlobalToLocalPass(Pass):
                 "partition_count > 1 yet."
             )
             raise PassFailure()
-        meshes = MeshTable(op)
-        for nested in nested_ops(op, pre_order=True)[1:]:
-            reason = _conversion(nested, meshes)
-            if reason is not None:
-                nested.location.emit_error(f"{_PASS}: pysdy does not implement converting '{nested.name}' {reason}")
-                raise PassFailure()
+        with op.location:  # where types made on the way report problems
+            _Conversion(op, self).run()
 
 
-def _conversion(op: ir.Operation, meshes: MeshTable) -> Optional[str]:
-    """What the C++ would convert (or fail on) at `op`, None when it leaves the op as it is."""
-    if op.name.startswith("sdy.") and op.name not in _KEPT_SDY_OPS:
-        return "(an sdy op) to local shapes"
-    if any(_splits(sharding, meshes) for sharding in _shardings_on(op)):
-        return "with a dimension sharded across devices to local shapes"
-    return None
+def _refuse(op: ir.Operation, reason: str) -> None:
+    op.location.emit_error(f"{_PASS}: pysdy does not implement converting '{op.name}' {reason}")
+    raise PassFailure()
 
 
-def _shardings_on(op: ir.Operation) -> list[Optional[TensorSharding]]:
-    """The shardings `op` carries: a function's arguments' and results', a named computation's, any op's results'."""
-    if op.name == "func.func":
-        return arg_shardings(op) + result_shardings(op)
-    shardings: list[Optional[TensorSharding]] = []
-    for name in ("sdy.sharding", "in_shardings", "out_shardings"):
-        if name in op.attributes:
-            shardings.extend(TensorShardingPerValue.from_attr(op.attributes[name]).shardings)
-    return shardings
+class _Conversion:
+    def __init__(self, module: ir.Operation, options: ConvertGlobalToLocalPass):
+        self.module = module
+        self.options = options
+        self.meshes = MeshTable(module)
+        self.ops = nested_ops(module, pre_order=True)[1:]
 
+    # ------------------------------------------------------------------
+    # Local types
+    # ------------------------------------------------------------------
 
-def _splits(sharding: Optional[TensorSharding], meshes: MeshTable) -> bool:
-    """Whether a dimension is sharded on axes of more than one device (its local size differs)."""
-    if sharding is None:
-        return False
-    mesh = meshes.of(sharding)
-    for dim in sharding.dims:
-        size = 1
-        for axis in dim.axes:
-            size *= axis.size(mesh)
-        if size > 1:
+    def local_type(self, type_: ir.Type, sharding: Optional[TensorSharding]) -> ir.Type:
+        if sharding is None or not isinstance(type_, ir.RankedTensorType) or not sharding.dims:
+            return type_  # no sharding, or a maximal one (on one device, whole)
+        mesh = self.meshes.of(sharding)
+        shape = []
+        for size, dim in zip(type_.shape, sharding.dims):
+            count = math.prod(axis.size(mesh) for axis in dim.axes)
+            if size % count:
+                raise _NotDivisible(size, count)
+            shape.append(size // count)
+        return ir.RankedTensorType.get(shape, type_.element_type, type_.encoding)
+
+    def result_shardings(self, op: ir.Operation) -> list[Optional[TensorSharding]]:
+        if op.name in _COLLECTIVES or op.name == "sdy.reduce_scatter":
+            return [TensorSharding.from_attr(op.attributes["out_sharding"])]
+        if SHARDING in op.attributes:
+            return list(TensorShardingPerValue.from_attr(op.attributes[SHARDING]).shardings)
+        return [None] * len(op.results)
+
+    def changes(self, op: ir.Operation) -> bool:
+        """Whether any result of `op` (or argument, for a function) gets a local type other than its global one."""
+        if op.name == "func.func":
+            types = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            pairs = list(zip(types.inputs, arg_shardings(op))) + list(zip(types.results, result_shardings(op)))
+        else:
+            pairs = [(result.type, sharding) for result, sharding in zip(op.results, self.result_shardings(op))]
+        return any(self.local_type(type_, sharding) != type_ for type_, sharding in pairs)
+
+    # ------------------------------------------------------------------
+    # What pysdy converts
+    # ------------------------------------------------------------------
+
+    def check(self, op: ir.Operation) -> None:
+        """Refuses `op` where pysdy cannot convert it as the C++ does."""
+        name = op.name
+        try:
+            changes = self.changes(op)
+        except _NotDivisible as error:
+            _refuse(op, f"with a dimension of size {error.size} split {error.count} ways (not divisible)")
+        if name in _CARRIERS:
+            self.check_flow(op)
+            return
+        if name == "sdy.named_computation":
+            shardings = [TensorShardingPerValue.from_attr(op.attributes[key]).shardings for key in _NAMED_SHARDINGS
+                         if key in op.attributes]
+            if any(self.local_dims(sharding) for listed in shardings for sharding in listed):
+                _refuse(op, "with a dimension split across devices")
+            return  # kept as it is, as the C++ keeps it
+        if name in ("func.func", "sdy.mesh", "sdy.constant"):
+            if name == "sdy.constant" and changes and not _is_splat(op):
+                _refuse(op, "a constant split across devices that is not one repeated value (or is complex)")
+            return
+        if name in _COLLECTIVES:
+            self.check_collective(op)
+            return
+        if name.startswith("stablehlo."):
+            if changes and (name in _OWN_PATTERN_OPS or name in _CARRYING_REGION_OPS):
+                _refuse(op, "with a dimension split across devices")
+            self.check_local_semantics(op)
+            return
+        operands_split = any(self.local_dims(self.value_sharding(value)) for value in op.operands)
+        if changes or operands_split or name.startswith("sdy."):
+            _refuse(op, "(an op pysdy's conversion has no rule for)")
+
+    def check_collective(self, op: ir.Operation) -> None:
+        if self.options.replica_count > 1:
+            _refuse(op, "with replica-count above 1 (the C++ then reads devices from replica ids)")
+        if op.name == "sdy.all_reduce" and not self.reads_partial_values(op):
+            op.location.emit_error(
+                f"{_PASS}: 'sdy.all_reduce' over axes its operand is not partial along (no unreduced axes, no split "
+                "reduction before it): on local parts it would reduce whole values again and compute wrong values"
+            )
+            raise PassFailure()
+        if op.name == "sdy.all_to_all" and len(all_to_all_params(op)) != 1:
+            _refuse(op, "with more than one parameter")
+        if op.name == "sdy.collective_permute":
+            shardings = [self.value_sharding(op.operands[0]), TensorSharding.from_attr(op.attributes["out_sharding"])]
+            if any(sharding is None for sharding in shardings):
+                _refuse(op, "whose operand has no sharding")
+            if any(axis.sub_axis is not None for s in shardings for dim in s.dims for axis in dim.axes):
+                _refuse(op, "over sub-axes")
+            if shardings[0].dims == shardings[1].dims:
+                _refuse(op, "that moves nothing (Shardy's canonicalizer removes it; jaxlib's C++ aborts here)")
+            pairs = permutation_pairs(shardings[0], shardings[1], self.meshes.of(shardings[1]))
+            if len(set(pairs[:, 1].tolist())) != len(pairs):
+                _refuse(op, "that would send two devices' parts to one device (jaxlib's C++ aborts here)")
+
+    def check_local_semantics(self, op: ir.Operation) -> None:
+        """Refuses an op with a split dimension whose local computation would give wrong values (local_semantics.py),
+        and a dot reading, along a split contracting dimension, an operand padded with anything but zeros."""
+        operands = [self.value_sharding(value) for value in op.operands]
+        results = self.result_shardings(op)
+        split = [s for s in operands + results if s is not None and self.splits(s)]
+        if not split:
+            return
+        problem = local_problem(op, operands, results, self.meshes.of(split[0]))
+        if problem is None and op.name in _DOTS and any(
+            isinstance(v, ir.OpResult) and v.owner.name == "stablehlo.pad" and not _zero_padded(v.owner)
+            for v in op.operands
+        ):
+            problem = "reading an operand padded with something other than zeros, which its partial sums would count"
+        if problem is not None:
+            op.location.emit_error(f"{_PASS}: '{op.name}' {problem}: on local parts it would compute wrong values")
+            raise PassFailure()
+
+    def check_flow(self, op: ir.Operation) -> None:
+        """Values that go on to a function's results (a return) or a callee's arguments (a call) must be split as
+        those say: equal local shapes of different parts would pass unnoticed."""
+        if op.name == "func.return":
+            func = op.parent.operation
+            expected = _padded(result_shardings(func), len(op.operands))
+            pairs = list(zip(op.operands, expected))
+        elif op.name == "func.call":
+            callee = self.callee(op)
+            pairs = list(zip(op.operands, _padded(arg_shardings(callee), len(op.operands))))
+            pairs += list(zip(op.results, _padded(result_shardings(callee), len(op.results))))
+            if [self.local_dims(s) for s in self.result_shardings(op)] != [
+                self.local_dims(s) for s in _padded(result_shardings(callee), len(op.results))
+            ]:
+                _refuse(op, "whose results are split otherwise than its callee's")
+        else:
+            return
+        for value, sharding in pairs:
+            if self.local_dims(self.value_sharding(value)) != self.local_dims(sharding):
+                _refuse(op, "passing on a value split otherwise than where it goes")
+
+    def reads_partial_values(self, all_reduce: ir.Operation) -> bool:
+        """Whether the all-reduce's operand is partial along exactly its axes: marked unreduced on them, or the
+        result of an op whose split reduction leaves it partial there (checked with that op)."""
+        axes = finished_axes(all_reduce)
+        value = all_reduce.operands[0]
+        sharding = self.value_sharding(value)
+        if sharding is not None and set(sharding.unreduced) == set(axes):
             return True
+        if not isinstance(value, ir.OpResult) or value.owner.name in _COLLECTIVES:
+            return False
+        producer = value.owner
+        if not producer.name.startswith("stablehlo."):
+            return False
+        operands = [self.value_sharding(v) for v in producer.operands]
+        results = self.result_shardings(producer)
+        known = [s for s in operands + results if s is not None]
+        mesh = self.meshes.of(known[0]) if known else None
+        return split_reduction_axes(producer, operands, results, mesh) == axes
+
+    def callee(self, call: ir.Operation) -> ir.Operation:
+        name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
+        return next(op for op in self.ops if op.name == "func.func" and _symbol(op) == name)
+
+    def splits(self, sharding: TensorSharding) -> bool:
+        mesh = self.meshes.of(sharding)
+        return any(math.prod(axis.size(mesh) for axis in dim.axes) > 1 for dim in sharding.dims)
+
+    def local_dims(self, sharding: Optional[TensorSharding]) -> tuple:
+        """What decides a value's local part: the axes of each dimension split on more than one device."""
+        if sharding is None or not self.splits(sharding):
+            return ()
+        mesh = self.meshes.of(sharding)
+        return tuple(tuple(a for a in dim.axes if a.size(mesh) > 1) for dim in sharding.dims)
+
+    def value_sharding(self, value: ir.Value) -> Optional[TensorSharding]:
+        if isinstance(value, ir.BlockArgument):
+            owner = value.owner.owner.operation
+            if owner.name == "func.func":
+                return _padded(arg_shardings(owner), value.arg_number + 1)[value.arg_number]
+            return None
+        return self.result_shardings(value.owner)[value.result_number]
+
+    # ------------------------------------------------------------------
+    # Converting
+    # ------------------------------------------------------------------
+
+    def run(self) -> None:
+        for op in self.ops:
+            self.check(op)
+        if versions.installed().convert_global_to_local_records_main_shardings:
+            self.record_main_shardings()
+        channel = max([_channel(op) for op in self.ops] + [0]) + 1
+        self.collectives = CollectiveBuilder(channel, self.options.enable_rgv3)
+        for op in self.ops:
+            self.convert(op)
+
+    def record_main_shardings(self) -> None:
+        main = next((op for op in self.ops if op.name == "func.func" and _symbol(op) == "main"), None)
+        if main is None:
+            return
+        types = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+        meshes = list(self.meshes.meshes.values())
+        for name, shardings, count in (
+            ("sdy.parameters_shardings", arg_shardings(main), len(types.inputs)),
+            ("sdy.output_shardings", result_shardings(main), len(types.results)),
+        ):
+            recorded = []
+            for index in range(count):
+                sharding = shardings[index] if index < len(shardings) else None
+                if sharding is None:
+                    # Fully replicated on the module's one mesh, or on a mesh without axes where none is a symbol.
+                    if len(meshes) > 1:
+                        _refuse(main, "with an unsharded argument or result of @main and several meshes to record it on")
+                    rank = _rank((types.inputs if name == "sdy.parameters_shardings" else types.results)[index])
+                    sharding = TensorSharding.fully_closed(meshes[0] if meshes else Mesh(()), rank)
+                recorded.append(dataclasses.replace(sharding, mesh=self.meshes.of(sharding)))
+            self.module.attributes[name] = TensorShardingPerValue(tuple(recorded)).to_attr()
+
+    def convert(self, op: ir.Operation) -> None:
+        name = op.name
+        if name == "func.func":
+            self.convert_func(op)
+        elif name == "sdy.constant":
+            self.convert_constant(op)
+        elif name in _COLLECTIVES:
+            with ir.InsertionPoint(op), op.location:
+                result = self.convert_collective(op)
+            op.results[0].replace_all_uses_with(result)
+            op.erase()
+        elif name != "sdy.mesh":
+            for result, sharding in zip(op.results, self.result_shardings(op)):
+                result.set_type(self.local_type(result.type, sharding))
+
+    def convert_func(self, func: ir.Operation) -> None:
+        types = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        inputs = [self.local_type(t, s) for t, s in zip(types.inputs, _padded(arg_shardings(func), len(types.inputs)))]
+        results = [
+            self.local_type(t, s) for t, s in zip(types.results, _padded(result_shardings(func), len(types.results)))
+        ]
+        func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
+        if func.regions[0].blocks:
+            for argument, type_ in zip(func.regions[0].blocks[0].arguments, inputs):
+                argument.set_type(type_)
+
+    def convert_constant(self, op: ir.Operation) -> None:
+        local = self.local_type(op.results[0].type, self.result_shardings(op)[0])
+        if local != op.results[0].type:  # one repeated value (check): the same value in the local shape
+            op.attributes["value"] = ir.DenseElementsAttr.get_splat(
+                local, ir.DenseElementsAttr(op.attributes["value"]).get_splat_value()
+            )
+            op.results[0].set_type(local)
+        for name in [name for name in op.attributes if name != "value"]:  # the C++ makes a constant of its value alone
+            del op.attributes[name]
+        replace_constant(op, "stablehlo.constant")
+
+    def convert_collective(self, op: ir.Operation) -> ir.Value:
+        out = TensorSharding.from_attr(op.attributes["out_sharding"])
+        mesh = self.meshes.of(out)
+        mesh_or_ref = ir.FlatSymbolRefAttr.get(out.mesh) if isinstance(out.mesh, str) else out.mesh.to_attr()
+        value = op.operands[0]
+        build = self.collectives
+        if op.name == "sdy.all_reduce":
+            return build.all_reduce(value, axis_list(op, "reduction_axes"), reduction(op), mesh, mesh_or_ref)
+        if op.name == "sdy.all_gather":
+            axes = axis_lists(op, "gathering_axes")
+            return build.all_gather(value, axes, self.options.per_dim_all_gather, mesh, mesh_or_ref)
+        if op.name == "sdy.all_slice":
+            local = self.local_type(op.results[0].type, out)
+            return dynamic_slice(value, axis_lists(op, "slicing_axes"), local, mesh)
+        if op.name == "sdy.all_to_all":
+            ((source, axes, target),) = all_to_all_params(op)
+            return build.all_to_all(value, axes, source, target, mesh, mesh_or_ref)
+        return build.collective_permute(value, permutation_pairs(self.value_sharding(op.operands[0]), out, mesh))
+
+
+class _NotDivisible(Exception):
+    def __init__(self, size: int, count: int):
+        self.size = size
+        self.count = count
+
+
+def _padded(shardings: list, count: int) -> list:
+    return list(shardings) + [None] * (count - len(shardings))
+
+
+def _symbol(op: ir.Operation) -> str:
+    return ir.StringAttr(op.attributes["sym_name"]).value
+
+
+def _rank(type_: ir.Type) -> int:
+    return type_.rank if isinstance(type_, ir.RankedTensorType) else 0
+
+
+def _channel(op: ir.Operation) -> int:
+    if "channel_handle" not in op.attributes:
+        return 0
+    return stablehlo.ChannelHandle(op.attributes["channel_handle"]).handle
+
+
+def _is_splat(constant: ir.Operation) -> bool:
+    """Whether a constant's value is one repeated value that the bindings can read (not complex)."""
+    try:
+        return ir.DenseElementsAttr(constant.attributes["value"]).is_splat
+    except TypeError:
+        return False
+
+
+def _zero_padded(pad: ir.Operation) -> bool:
+    value = pad.operands[1]
+    if not isinstance(value, ir.OpResult) or value.owner.name not in ("stablehlo.constant", "sdy.constant"):
+        return False
+    if not _is_splat(value.owner):
+        return False
+    splat = ir.DenseElementsAttr(value.owner.attributes["value"]).get_splat_value()
+    if isinstance(splat, ir.FloatAttr):
+        return splat.value == 0.0
+    if isinstance(splat, ir.IntegerAttr):
+        return splat.value == 0
     return False

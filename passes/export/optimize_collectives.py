@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from typing import Optional, Sequence
 
 from jaxlib.mlir import ir
 from jaxlib.mlir._mlir_libs._mlir import rewrite
 
-from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, SubAxisInfo, TensorSharding
+from pysdy.dialects.sdy import AxisRef, DimSharding, Mesh, TensorSharding
+from pysdy.passes.common.collective_attrs import all_to_all_params
 from pysdy.passes.common.value_shardings import get_sharding, set_result_sharding
 from pysdy.passes.common.values import is_static_shaped, rank
 from pysdy.passes.export.collective_plan import align_sub_axes
@@ -38,9 +38,6 @@ from pysdy.passes.registry import FUNC, Pass, PassFailure, register_pass
 
 # What a pattern callback returns to tell the driver it did not rewrite.
 _NO_MATCH = True
-# One all-to-all param (`{"x", "y":(1)2}: 0->1`) and one axis in it.
-_PARAM = re.compile(r"\{([^}]*)\}: (\d+)->(\d+)")
-_AXIS = re.compile(r'"([^"]+)"(?::\((\d+)\)(\d+))?')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,7 +107,7 @@ def _plan(cp: ir.Operation, meshes: MeshTable) -> Optional[_Plan]:
         return None
     chain = _all_to_all_chain(cp, split_dim)
     split_axes = in_axes[split_dim]
-    moved = [axis for a2a in chain for _, axes, _ in _params(a2a) for axis in axes]
+    moved = [axis for a2a in chain for _, axes, _ in all_to_all_params(a2a) for axis in axes]
     if not any(
         before != after and any(axis_refs.contains(axis, before) for axis in moved)
         for before, after in zip(split_axes, cp_axes[split_dim])
@@ -176,22 +173,11 @@ def _all_to_all_chain(cp: ir.Operation, split_dim: int) -> list[ir.Operation]:
         if len(uses) != 1:
             break
         user = uses[0].owner.operation
-        if user.name != "sdy.all_to_all" or any(src != split_dim for src, _, _ in _params(user)):
+        if user.name != "sdy.all_to_all" or any(src != split_dim for src, _, _ in all_to_all_params(user)):
             break
         chain.append(user)
         current = user
     return chain
-
-
-def _params(a2a: ir.Operation) -> list[tuple[int, tuple[AxisRef, ...], int]]:
-    """The (source dim, axes, target dim) params of an all-to-all, from its printed `params`."""
-    params = []
-    for axes, src, tgt in _PARAM.findall(str(a2a.attributes["params"])):
-        refs = tuple(
-            AxisRef(name, SubAxisInfo(int(pre), int(size)) if size else None) for name, pre, size in _AXIS.findall(axes)
-        )
-        params.append((int(src), refs, int(tgt)))
-    return params
 
 
 def _with_dims(sharding: TensorSharding, dims: Sequence[DimSharding]) -> TensorSharding:
@@ -219,7 +205,7 @@ def _chain_stages(
     stages = []
     for a2a in chain:
         params = []
-        for _, axes, tgt in _params(a2a):
+        for _, axes, tgt in all_to_all_params(a2a):
             split_tgt = tgt if tgt < split_dim else tgt + num_split_dims - 1
             for axis in axes:
                 params += [(ref, split_dim + k, split_tgt) for k, ref in enumerate(split_axes) if axis_refs.contains(axis, ref)]

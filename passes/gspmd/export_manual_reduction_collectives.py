@@ -34,7 +34,7 @@ from jaxlib.mlir.dialects import stablehlo
 from pysdy import versions
 from pysdy.dialects.sdy import TensorSharding, TensorShardingPerValue
 from pysdy.passes.common.ir_walk import nested_ops, nested_ops_named
-from pysdy.passes.common.reduction_bodies import REDUCTION_OP_VALUES
+from pysdy.passes.common.collective_attrs import axis_list, axis_lists, reduction
 from pysdy.passes.common.value_shardings import get_sharding, set_sharding
 from pysdy.passes.common.values import rank
 from pysdy.passes.diagnostics import emit_warning
@@ -59,7 +59,6 @@ _AXES = {
     "sdy.sharded_to_unreduced": ("axes", True),
     "sdy.replicated_to_unreduced": ("axes", False),
 }
-_REDUCTION_NAMES = {value: name for name, value in REDUCTION_OP_VALUES.items()}
 
 
 # --------------------------------------------------------------------------
@@ -134,19 +133,12 @@ def _sync_unreduced_axes(op: ir.Operation) -> None:
 
 
 def _axes(op: ir.Operation):
-    """The op's axes: read through a sharding of that text (`#sdy<axis_ref_list{...}>` has no binding)."""
     name, per_dim = _AXES[op.name]
-    text = str(op.attributes[name])
-    listed = text[text.index("[" if per_dim else "{") : -1]
-    dims_text = listed if per_dim else f"[{listed}]"
-    dims = TensorSharding.from_attr(ir.Attribute.parse(f"#sdy.sharding<@m, {dims_text}>")).dims
-    return tuple(dim.axes for dim in dims) if per_dim else dims[0].axes
+    return axis_lists(op, name) if per_dim else axis_list(op, name)
 
 
 def _reduction(op: ir.Operation) -> str:
-    if op.name in _TO_UNREDUCED or "reduction_op" not in op.attributes:
-        return "sum"
-    return _REDUCTION_NAMES[ir.IntegerAttr(op.attributes["reduction_op"]).value]
+    return "sum" if op.name in _TO_UNREDUCED else reduction(op)
 
 
 def _to_export(op: ir.Operation, meshes: MeshTable) -> Collective | None:

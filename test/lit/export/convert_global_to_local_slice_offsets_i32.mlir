@@ -1,0 +1,24 @@
+// RUN: pysdy-opt %s -sdy-convert-global-to-local | filecheck %s
+// REQUIRES: convert_global_to_local_slice_offsets_i32
+
+// From jax 0.12, an all-slice reads a device's offsets from i32 tables indexed by the ui32 partition id (here on a
+// mesh with device ids: the table is by device id).
+
+// CHECK: module {
+// CHECK-NEXT: sdy.mesh @mesh = <["x"=2, "y"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
+// CHECK-NEXT: func.func @slice_on_permuted_devices(%arg0: tensor<8x16xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> (tensor<2x16xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) {
+// CHECK-NEXT: %0 = stablehlo.partition_id : tensor<ui32>
+// CHECK-NEXT: %c = stablehlo.constant dense<[6, 4, 2, 0, 6, 4, 2, 0]> : tensor<8xi32>
+// CHECK-NEXT: %1 = stablehlo.dynamic_slice %c, %0, sizes = [1] : (tensor<8xi32>, tensor<ui32>) -> tensor<1xi32>
+// CHECK-NEXT: %2 = stablehlo.reshape %1 : (tensor<1xi32>) -> tensor<i32>
+// CHECK-NEXT: %c_0 = stablehlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT: %3 = stablehlo.dynamic_slice %arg0, %2, %c_0, sizes = [2, 16] : (tensor<8x16xi32>, tensor<i32>, tensor<i32>) -> tensor<2x16xi32>
+// CHECK-NEXT: return %3 : tensor<2x16xi32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+sdy.mesh @mesh = <["x"=2, "y"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
+
+func.func @slice_on_permuted_devices(%arg0: tensor<8x16xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> (tensor<8x16xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) {
+  %0 = sdy.all_slice [{"y"}, {}] %arg0 out_sharding=<@mesh, [{"y"}, {}]> : tensor<8x16xi32>
+  return %0 : tensor<8x16xi32>
+}
