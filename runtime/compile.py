@@ -1,4 +1,5 @@
-"""Compiling a module for N devices through jaxlib's PJRT client, on the GSPMD route (default) or the sdy route.
+"""Compiling a module for N devices through jaxlib's PJRT client, on the GSPMD route (default), the sdy route, or the
+pysdy route (per_device.py: pysdy partitions, XLA compiles the per-device program).
 
 GSPMD route: pysdy's `sdy-propagation-pipeline`, then pysdy's
 `xla-sdy-stablehlo-export-pipeline` (shardings as `mhlo.sharding`), then XLA
@@ -24,7 +25,7 @@ from pysdy.runtime.devices import partition_count, select_devices
 from pysdy.runtime.errors import RuntimeInputError
 from pysdy.runtime.host_libraries import prepare_libraries_for
 from pysdy.runtime.module_info import ModuleInfo, parse_module, read_module_info
-from pysdy.runtime.pysdy_passes import EXPORT_PIPELINE, ROUTES, prepare_for_xla, propagate
+from pysdy.runtime.pysdy_passes import EXPORT_PIPELINE, PARTITIONING_ROUTE, ROUTES, prepare_for_xla, propagate
 
 
 @dataclasses.dataclass
@@ -39,6 +40,7 @@ class CompiledModule:
     compiled_text: str
     executable: object
     notes: list[str]
+    per_device: object = None  # on the pysdy route: the PerDeviceProgram (per_device.py) the executable runs
 
     @property
     def parameter_shardings(self) -> list:
@@ -87,8 +89,12 @@ def compile_module(
     source_name: str = "<module>",
 ) -> CompiledModule:
     """`text` propagated by pysdy and compiled by XLA for `devices` partitions (default: what the module declares)."""
+    if route == PARTITIONING_ROUTE:
+        from pysdy.runtime.per_device import compile_partitioned  # it builds on this module's compiling
+
+        return compile_partitioned(text, devices, backend, source_name)
     if route not in ROUTES:
-        raise RuntimeInputError(f"unknown route '{route}': use one of {', '.join(ROUTES)}")
+        raise RuntimeInputError(f"unknown route '{route}': use one of {', '.join(ROUTES + (PARTITIONING_ROUTE,))}")
     with make_context():
         module = parse_module(text, source_name)
         try:

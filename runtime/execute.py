@@ -10,6 +10,7 @@ from jax._src.sharding_impls import GSPMDSharding
 
 from pysdy.runtime.compile import CompiledModule
 from pysdy.runtime.errors import RuntimeInputError
+from pysdy.runtime.per_device import execute_per_device
 from pysdy.runtime.unreduced_values import UnreducedLayout, combined_result, unreduced_argument
 
 
@@ -65,5 +66,12 @@ def execute_on_devices(compiled: CompiledModule, arguments: list[jax.Array]) -> 
 def execute(compiled: CompiledModule, inputs: list[np.ndarray]) -> list[np.ndarray]:
     """main's results, gathered to host arrays (a result left unreduced as the reduction of its partials), for host
     `inputs` (already checked against main's signature)."""
+    if compiled.per_device is not None:
+        outputs, disagreements = execute_per_device(compiled, inputs)
+        if disagreements:
+            raise RuntimeInputError(
+                "devices holding the same part of a result hold different values: " + "; ".join(disagreements)
+            )
+        return outputs
     outputs = execute_on_devices(compiled, device_arguments(compiled, inputs))
     return [np.asarray(output) for output in outputs]

@@ -1,4 +1,5 @@
-"""Running a per-device module on N devices and checking it against its global module run on one device.
+"""Running a per-device module on N devices: each device gets its piece of every global input, the pieces of each output
+are put together.
 
 A per-device module is what `sdy-convert-global-to-local` makes: local
 shapes, StableHLO collectives with replica groups and channel ids, and on
@@ -7,9 +8,8 @@ a device holds. XLA is given it with every argument and result manual, so it
 partitions nothing and runs the same program on each device. Each device gets
 its piece of every global input; each global output is put together from the
 devices' pieces, and where several devices hold the same piece (replicated
-axes) their copies must agree. The global module, shardings removed, runs on
-one device on the same inputs; the outputs must match within the dtype's
-tolerance (exactly for integers).
+axes) their copies must agree. pysdy-run's pysdy route compiles and runs
+through here; per_device_check.py checks a module against its global one.
 
 Partition p is the device at mesh position i where the mesh's device ids list
 p at i (i itself without device ids); along a dimension sharded on axes
@@ -35,11 +35,12 @@ from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.export.reshard_ir import MeshTable
 from pysdy.passes.gspmd.replica_groups import replica_groups
 from pysdy.runtime.comparison import mismatch
-from pysdy.runtime.compile import compile_options, xla_compile
-from pysdy.runtime.devices import select_devices
+from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+from pysdy.runtime.compile import CompiledModule, compile_options, xla_compile
+from pysdy.runtime.devices import partition_count, select_devices
 from pysdy.runtime.errors import RuntimeInputError
-from pysdy.runtime.module_info import TensorSpec, main_function, parse_module, tensor_spec
-from pysdy.runtime.reference import unpartitioned_text
+from pysdy.runtime.module_info import TensorSpec, main_function, parse_module, read_module_info, tensor_spec
+from pysdy.runtime.pysdy_passes import IMPORT_PIPELINE, PARTITIONING_ROUTE, in_gspmd_form, partitioner_pipeline
 
 # The module attributes sdy-convert-global-to-local adds (the global shardings of main), which XLA does not read.
 _SDY_MODULE_ATTRIBUTES = ("sdy.parameters_shardings", "sdy.output_shardings")
@@ -84,15 +85,6 @@ class PerDeviceProgram:
     partitions: int
     arguments: tuple[Placement, ...]
     results: tuple[Placement, ...]
-
-
-@dataclasses.dataclass(frozen=True)
-class PerDeviceRun:
-    """The per-device program's outputs put together, the unpartitioned ones, and what differs (empty: nothing)."""
-
-    outputs: list[np.ndarray]
-    reference: list[np.ndarray]
-    problems: list[str]
 
 
 def per_device_program(global_text: str, local_text: str, partitions: int) -> PerDeviceProgram:
@@ -159,10 +151,42 @@ def _make_manual(module: ir.Module, main: ir.Operation, partitions: int) -> None
     attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), partitions)
 
 
+def compile_partitioned(text: str, devices: int | None, backend: str | None, source_name: str) -> CompiledModule:
+    """`text` partitioned by pysdy's own passes into a per-device program, which XLA compiles for the devices
+    without partitioning anything (pysdy-run's pysdy route)."""
+    with make_context():
+        module = parse_module(text, source_name)
+        info = read_module_info(module)
+        count = partition_count(info, devices)
+        chosen = select_devices(count, backend)
+        steps = [IMPORT_PIPELINE] if in_gspmd_form(module) else []
+        steps.append(partitioner_pipeline(count))
+        try:
+            for step in steps:
+                run_pipeline(module, parse_pipeline(step))
+        except ir.MLIRError as error:
+            raise RuntimeInputError(f"pysdy's passes failed: {error}") from None
+        local_text = module.operation.get_asm(enable_debug_info=True)
+    program = per_device_program(text, local_text, count)
+    executable = xla_compile(program.text, chosen, compile_options(chosen, shardy=False))
+    return CompiledModule(
+        PARTITIONING_ROUTE, chosen, info, ",".join(steps), local_text, program.text, executable, [], program
+    )
+
+
+def execute_per_device(compiled: CompiledModule, inputs: list[np.ndarray]) -> tuple[list[np.ndarray], list[str]]:
+    """The pysdy route's executable run on each device's piece of `inputs`: the outputs put together, and where
+    copies of a piece disagree."""
+    return _execute(compiled.executable, compiled.per_device, inputs, compiled.devices)
+
+
 def run_per_device(program: PerDeviceProgram, inputs: list[np.ndarray], devices: list) -> tuple[list, list[str]]:
     """The global outputs of `program` run on `devices` for global `inputs`, and where copies of a piece disagree."""
     options = compile_options(devices, shardy=False, partitioned=True)
-    executable = xla_compile(program.text, devices, options)
+    return _execute(xla_compile(program.text, devices, options), program, inputs, devices)
+
+
+def _execute(executable, program: PerDeviceProgram, inputs: list[np.ndarray], devices: list) -> tuple[list, list[str]]:
     arguments = [_per_device_array(host, placement, devices) for host, placement in zip(inputs, program.arguments)]
     results = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
     outputs, problems = [], []
@@ -205,27 +229,3 @@ def _assembled(shards: list, placement: Placement) -> tuple[np.ndarray, str | No
         output[piece] = local
         written[key] = partition
     return output, disagreement
-
-
-def unpartitioned_outputs(global_text: str, inputs: list[np.ndarray], device) -> list[np.ndarray]:
-    """The global module, shardings removed, run on one device."""
-    stripped = unpartitioned_text(global_text)
-    if stripped is None:
-        raise RuntimeInputError("the global module has manual code: it has no meaning on one device to compare with")
-    executable = xla_compile(stripped, [device], compile_options([device], shardy=False, partitioned=False))
-    arguments = [jax.device_put(host, device) for host in inputs]
-    results = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
-    return [np.asarray(shards[0]) for shards in results]
-
-
-def check_per_device(global_text: str, local_text: str, inputs: list[np.ndarray], partitions: int) -> PerDeviceRun:
-    """Runs the per-device module on `partitions` devices and the global one on one device, and compares."""
-    program = per_device_program(global_text, local_text, partitions)
-    devices = select_devices(partitions)
-    outputs, problems = run_per_device(program, inputs, devices)
-    reference = unpartitioned_outputs(global_text, inputs, devices[0])
-    for index, (actual, expected) in enumerate(zip(outputs, reference)):
-        difference = mismatch(actual, expected)
-        if difference is not None:
-            problems.append(f"result {index} differs from the unpartitioned run: {difference}")
-    return PerDeviceRun(outputs, reference, problems)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.expanding_broadcasts import split_expanding_broadcasts
 from pysdy.runtime.shardings_as_constraints import shardings_as_constraints
@@ -16,6 +17,8 @@ from pysdy.runtime.unsharded_as_replicated import replicate_unsharded
 from pysdy.runtime.xla_limits import pin_loop_invariants, reshards_as_constraints, unify_branch_results
 
 ROUTES = ("gspmd", "sdy")
+# pysdy-run's route on which pysdy partitions the module itself and XLA only compiles the per-device program.
+PARTITIONING_ROUTE = "pysdy"
 IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
 PROPAGATION_PIPELINE = "sdy-propagation-pipeline"
 # Before the gspmd route's propagation, which is final: the calls XLA's CPU compiler inlines before its own.
@@ -51,6 +54,18 @@ def propagate(module: ir.Module, route: str) -> list[str]:
     for step in steps:
         run_pipeline(module, parse_pipeline(step))
     return steps
+
+
+def partitioner_pipeline(partitions: int) -> str:
+    """pysdy's own partitioner: propagation, explicit collectives, conversion to local shapes (replica groups as
+    device ids, which every line's XLA reads)."""
+    options = ["enable-rgv3=false"]
+    if versions.installed().convert_global_to_local_device_counts:
+        options.append(f"partition-count={partitions}")
+    return (
+        f"{PROPAGATION_PIPELINE},sdy-export-pipeline{{enable-insert-explicit-collectives=true}},"
+        f"sdy-convert-global-to-local{{{' '.join(options)}}}"
+    )
 
 
 def prepare_for_xla(module: ir.Module, route: str) -> list[str]:

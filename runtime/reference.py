@@ -70,7 +70,7 @@ def _xla_shardy_outputs(text: str, compiled: CompiledModule, inputs: list[np.nda
     executable = xla_compile(text, compiled.devices, compile_options(compiled.devices, shardy=True))
     with make_context():
         info = read_module_info(parse_module(text))
-    stand_in = dataclasses.replace(compiled, info=info, executable=executable)
+    stand_in = dataclasses.replace(compiled, info=info, executable=executable, per_device=None)
     return execute(stand_in, inputs)
 
 
@@ -82,5 +82,5 @@ def reference_outputs(text: str, compiled: CompiledModule, inputs: list[np.ndarr
         return Reference(outputs, f"XLA's own Shardy partitioner on {len(compiled.devices)} devices (manual code)")
     one_device = compiled.devices[:1]
     executable = xla_compile(stripped, one_device, compile_options(one_device, shardy=False, partitioned=False))
-    stand_in = dataclasses.replace(compiled, devices=one_device, executable=executable)
+    stand_in = dataclasses.replace(compiled, devices=one_device, executable=executable, per_device=None)
     return Reference(execute(stand_in, inputs), "one device, shardings removed")

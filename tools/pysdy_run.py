@@ -1,7 +1,10 @@
 """`pysdy-run`: propagate a module with pysdy, compile it with XLA for N devices, run it, check and report.
 
-    pysdy-run FILE [--devices N] [--inputs in.npz] [--outputs out.npz] [--route gspmd|sdy]
+    pysdy-run FILE [--devices N] [--inputs in.npz] [--outputs out.npz] [--route gspmd|sdy|pysdy]
               [--check] [--report [text|json|html]] [-o report.html]
+
+    --route pysdy: pysdy partitions the module (propagation, explicit collectives, local shapes) and XLA
+    only compiles and runs the per-device program.
 """
 
 from __future__ import annotations
@@ -28,7 +31,11 @@ def _parser() -> ToolArgumentParser:
     parser.add_argument("--devices", type=int, help="how many devices (partitions); default: the module's mesh")
     parser.add_argument("--inputs", help="an .npz with main's arguments named arg0..argN (default: random, seed 0)")
     parser.add_argument("--outputs", help="write main's results to this .npz as result0..resultN")
-    parser.add_argument("--route", choices=("gspmd", "sdy"), default="gspmd", help="XLA partitioner to hand off to")
+    parser.add_argument(
+        "--route", choices=("gspmd", "sdy", "pysdy"), default="gspmd",
+        help="who partitions: XLA's GSPMD or Shardy partitioner after pysdy's propagation, or pysdy itself (XLA then "
+        "compiles pysdy's per-device program)",
+    )  # fmt: skip
     parser.add_argument("--check", action="store_true", help="compare with the module run unpartitioned on one device")
     parser.add_argument(
         "--report", nargs="?", const="text", choices=("text", "json", "html"),

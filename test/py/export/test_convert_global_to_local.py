@@ -23,7 +23,7 @@ from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipel
 from pysdy.passes.registry import lookup_pass
 from pysdy.runtime.host_inputs import random_inputs
 from pysdy.runtime.module_info import module_info_of_text
-from pysdy.runtime.per_device import check_per_device
+from pysdy.runtime.per_device_check import check_per_device
 from pysdy.runtime.reference import unpartitioned_text
 
 PASS = "sdy-convert-global-to-local"

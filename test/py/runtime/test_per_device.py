@@ -17,7 +17,8 @@ from pysdy.dialects.sdy import Mesh, TensorSharding
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.errors import RuntimeInputError
 from pysdy.runtime.module_info import TensorSpec
-from pysdy.runtime.per_device import Placement, PerDeviceRun, check_per_device
+from pysdy.runtime.per_device import Placement
+from pysdy.runtime.per_device_check import PerDeviceRun, check_per_device
 
 
 def _placement(mesh_text: str, sharding_text: str, shape: tuple[int, ...]) -> Placement:

@@ -18,7 +18,7 @@ from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.host_inputs import random_inputs
 from pysdy.runtime.module_info import module_info_of_text
-from pysdy.runtime.per_device import PerDeviceRun, check_per_device
+from pysdy.runtime.per_device_check import PerDeviceRun, check_per_device
 
 
 def _pysdy_partitioned(text: str) -> str | ir.MLIRError:

@@ -70,7 +70,7 @@ def _passes(arguments) -> str:
     return output
 
 
-@pytest.mark.parametrize("route", ["gspmd", "sdy"])
+@pytest.mark.parametrize("route", ["gspmd", "sdy", "pysdy"])
 def test_inputs_and_outputs_round_trip(module_file, tmp_path, route):
     a, b = _matmul_inputs()
     out = tmp_path / "out.npz"
@@ -92,6 +92,30 @@ def test_json_report_parses_and_names_the_reduction(module_file):
     assert report["memory_per_device_bytes"]["argument"] == (4 * 4 + 4 * 4) * 4
     assert "all-reduce" in report["collective_counts"] or "reduce-scatter" in report["collective_counts"]
     assert report["check"]["passed"] is True
+
+
+def test_pysdy_route_reports_pysdys_per_device_program(module_file):
+    """On the pysdy route XLA compiles pysdy's per-device program: every argument manual, each device holding its
+    local part (the same bytes as XLA's own partitioning), and the all-reduce pysdy wrote for the split contraction."""
+    report = json.loads(_passes([module_file, "--route", "pysdy", "--check", "--report", "json"]))
+    assert report["route"] == "pysdy"
+    assert "sdy-convert-global-to-local" in report["pipeline"]
+    assert [v["hlo_sharding"] for v in report["inputs"]] == ["{manual}", "{manual}"]
+    assert report["memory_per_device_bytes"]["argument"] == (4 * 4 + 4 * 4) * 4
+    assert report["collective_counts"] == {"all-reduce": 1}
+    assert report["check"]["passed"] is True
+
+
+def test_pysdy_route_refuses_what_pysdy_cannot_partition(tmp_path):
+    path = tmp_path / "reverse.mlir"
+    path.write_text(
+        'sdy.mesh @mesh = <["x"=8]>\n'
+        'func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {\n'
+        "  %0 = stablehlo.reverse %arg0, dims = [0] : tensor<8xf32>\n"
+        "  return %0 : tensor<8xf32>\n"
+        "}\n"
+    )
+    _fails_with([str(path), "--route", "pysdy"], "pysdy's passes failed")
 
 
 def test_text_report_sections(module_file):
