@@ -116,12 +116,11 @@ class CollectiveBuilder:
         return reshape(value, final)
 
     def _all_gather(self, value: ir.Value, shape: list[int], dim: int, groups: ir.Attribute) -> ir.Value:
-        i64 = ir.IntegerType.get_signless(64)
         return _create(
             "stablehlo.all_gather",
             _tensor(shape, value.type.element_type),
             [value],
-            all_gather_dim=ir.IntegerAttr.get(i64, dim),
+            all_gather_dim=_i64(dim),
             replica_groups=groups,
             channel_handle=self._next_channel(),
             use_global_device_ids=ir.UnitAttr.get(),
@@ -134,14 +133,13 @@ class CollectiveBuilder:
         shape = list(value.type.shape)
         shape[source] *= size
         shape[target] //= size
-        i64 = ir.IntegerType.get_signless(64)
         return _create(
             "stablehlo.all_to_all",
             _tensor(shape, value.type.element_type),
             [value],
-            split_dimension=ir.IntegerAttr.get(i64, target),
-            concat_dimension=ir.IntegerAttr.get(i64, source),
-            split_count=ir.IntegerAttr.get(i64, size),
+            split_dimension=_i64(target),
+            concat_dimension=_i64(source),
+            split_count=_i64(size),
             replica_groups=groups,
             channel_handle=self._next_channel(),
         )
@@ -217,6 +215,10 @@ def reshape(value: ir.Value, shape: list[int]) -> ir.Value:
 def _elements(index: ir.IntegerType, shape: list[int], values: list[int]) -> ir.Attribute:
     dtype = np.int32 if index.width == 32 else np.int64
     return ir.DenseElementsAttr.get(np.array(values, dtype=dtype).reshape(shape))
+
+
+def _i64(value: int) -> ir.Attribute:
+    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
 
 
 def _tensor(shape: Sequence[int], element: ir.Type) -> ir.RankedTensorType:

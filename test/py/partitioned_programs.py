@@ -3,7 +3,7 @@ global program into a per-device one (propagation, explicit collectives, convers
 
 from __future__ import annotations
 
-from pysdy import versions
+from pysdy.runtime import pysdy_passes
 
 MESH = 'sdy.mesh @mesh = <["x"=2, "y"=4]>'
 
@@ -44,14 +44,8 @@ PROGRAMS = {
 
 
 def partitioner_pipeline() -> str:
-    """jaxlib's C++ propagation, explicit collectives and conversion to local shapes, replica groups as device ids."""
-    line = versions.installed()
-    options = []
-    if line.convert_global_to_local_device_counts:
-        options.append("partition-count=8")
-    if line.convert_global_to_local_rgv3_by_default:
-        options.append("enable-rgv3=false")
-    convert = "sdy-convert-global-to-local" + ("{" + " ".join(options) + "}" if options else "")
-    return f"sdy-propagation-pipeline,sdy-export-pipeline{{enable-insert-explicit-collectives=true}},{convert}"
+    """Propagation, explicit collectives and conversion to local shapes for 8 devices, replica groups as device ids:
+    pysdy-run's pysdy route, also run by jaxlib's C++ as the reference."""
+    return pysdy_passes.partitioner_pipeline(8)
 
 
