@@ -8,18 +8,18 @@ result's sharding, an op result's (`sdy.sharding`, a collective's
 keep their operands and attributes and take their results' local types;
 `sdy.constant` becomes `stablehlo.constant`; each sdy collective becomes the
 per-device code of `local_collectives.py`, numbered from the first channel id
-after the module's largest. A dot whose contracting dimension is split must
-feed one `sdy.all_reduce` over exactly those axes (its partial sums are
-otherwise wrong): the C++ aborts there, pysdy refuses.
+after the module's largest.
 
-pysdy converts the ops above. It refuses, before changing anything, a module
-with any op it does not convert yet whose shapes would change (slices, pads,
-concatenations, gathers, scatters, iotas, convolutions, windows, loops,
-manual and named computations, reduce-scatters, multi-parameter all-to-alls,
-non-splat constants split across devices, collectives over sub-axes where
-the C++ lays them out otherwise), and any sdy op the C++ fails on. Like the
-C++, it fails on a module given both more than one replica and more than one
-partition.
+Before changing anything pysdy refuses, with an error at the op, what it does
+not convert yet (slices, pads, concatenations, gathers, scatters, iotas,
+convolutions, windows, loops, manual and split named computations,
+reduce-scatters, multi-parameter all-to-alls, non-splat constants split
+across devices, collective permutes over sub-axes, collectives with more than
+one replica), and what would compute wrong values on each device's part,
+which the C++ converts blindly (`local_semantics.py`; an all-reduce of values
+that are not partial; values passed to a function result or callee argument
+split otherwise). Like the C++, it fails on a module given both more than one
+replica and more than one partition.
 """
 
 from __future__ import annotations
