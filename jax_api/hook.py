@@ -10,7 +10,9 @@ recompiles once, switching it off again reuses the plain executables.
 
 Routes (handoff.py): "sdy" (default) hands XLA's Shardy partitioner pysdy's
 propagated module, as JAX hands it its own; "gspmd" hands XLA's GSPMD
-partitioner pysdy's GSPMD export. A module the gspmd route cannot carry
+partitioner pysdy's GSPMD export; "pysdy" partitions the module with pysdy's
+own passes and hands XLA the per-device program in one fully manual
+computation (XLA partitions nothing). A module the gspmd route cannot carry
 (gspmd_route_limits.py) takes the sdy route; a module pysdy rejects, or
 whose hand-off XLA cannot compile, is compiled by XLA alone as JAX lowered
 it. Each such fallback is a `PysdyFallbackWarning`, never silent. In verify
@@ -37,7 +39,7 @@ from pysdy.jax.gspmd_route_limits import gspmd_route_limit
 from pysdy.jax.handoff import HandOff, PysdyExportError, hand_off
 from pysdy.jax.reporting import count_compile, report_differences, report_fallback
 from pysdy.jax.verify import differences_from_jaxlib
-from pysdy.runtime.pysdy_passes import ROUTES
+from pysdy.runtime.pysdy_passes import PARTITIONING_ROUTE, ROUTES
 
 # The most recent compiles kept for `compilations()` (each holds two module texts).
 KEPT_COMPILATIONS = 64
@@ -51,11 +53,13 @@ HOOK_ACTIVE = config.bool_state(
     include_in_jit_key=True,
     include_in_trace_context=True,
 )
+HOOK_ROUTES = ROUTES + (PARTITIONING_ROUTE,)
 ROUTE = config.enum_state(
     "jax_pysdy_pipeline_route",
-    list(ROUTES),
+    list(HOOK_ROUTES),
     os.environ.get("PYSDY_JAX_ROUTE", "sdy"),
-    "How pysdy hands XLA a propagated module: 'sdy' for XLA's Shardy partitioner, 'gspmd' for its GSPMD one.",
+    "How pysdy hands XLA a module: 'sdy' propagated for XLA's Shardy partitioner, 'gspmd' for its GSPMD one, "
+    "'pysdy' partitioned by pysdy (XLA partitions nothing).",
     include_in_jit_key=True,
     include_in_trace_context=True,
 )
@@ -143,7 +147,7 @@ def _compile_through_pysdy(backend, computation, devices, compile_options, *rest
     if handed is not None:
         build = compile_options.executable_build_options
         jax_chose_shardy = build.use_shardy_partitioner
-        build.use_shardy_partitioner = handed.route == "sdy"
+        build.use_shardy_partitioner = handed.route in ("sdy", PARTITIONING_ROUTE)
         module = ir.Module.parse(handed.text, context=computation.context)
         try:
             executable = original(backend, module, devices, compile_options, *rest, **kwargs)
@@ -171,14 +175,15 @@ def _verify_by_default() -> bool:
 def install(route: str | None = None, verify: bool | None = None) -> None:
     """Makes every later `jax.jit` compile in this process go through pysdy, until `uninstall()`.
 
-    `route`: "sdy" (XLA's Shardy partitioner, the default) or "gspmd"; default
+    `route`: "sdy" (XLA's Shardy partitioner, the default), "gspmd", or "pysdy" (pysdy partitions; XLA gets its
+    per-device program in one fully manual computation and partitions nothing); default
     `PYSDY_JAX_ROUTE`, else "sdy". `verify`: also run jaxlib's C++ Shardy on
     each module and warn (`PysdyVerifyWarning`) at every difference; default
     `PYSDY_JAX_VERIFY`. Executables JAX has already cached are not compiled again.
     """
     check_hook_compatibility()
-    if route is not None and route not in ROUTES:
-        raise ValueError(f"unknown route '{route}': use one of {', '.join(ROUTES)}")
+    if route is not None and route not in HOOK_ROUTES:
+        raise ValueError(f"unknown route '{route}': use one of {', '.join(HOOK_ROUTES)}")
     with _STATE.lock:
         _STATE.installed = True
         _STATE.verify = _verify_by_default() if verify is None else verify
@@ -212,8 +217,8 @@ def is_installed() -> bool:
 def pipeline_hook(route: str | None = None) -> Iterator[None]:
     """Within the block (in this thread), `jax.jit` compiles through pysdy's pipeline, on `route` if given."""
     check_hook_compatibility()
-    if route is not None and route not in ROUTES:
-        raise ValueError(f"unknown route '{route}': use one of {', '.join(ROUTES)}")
+    if route is not None and route not in HOOK_ROUTES:
+        raise ValueError(f"unknown route '{route}': use one of {', '.join(HOOK_ROUTES)}")
     with _STATE.lock:
         _STATE.open_blocks += 1
         _STATE.patch()

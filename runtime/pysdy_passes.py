@@ -9,15 +9,19 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from pysdy import versions
+from pysdy.passes.common.func_attrs import function_type
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.expanding_broadcasts import split_expanding_broadcasts
+from pysdy.runtime.manual_wrapping import wrap_in_manual_computation
+from pysdy.runtime.module_info import main_function, read_module_info
 from pysdy.runtime.shardings_as_constraints import shardings_as_constraints
 from pysdy.runtime.unreduced_sources import refuse_unreduced_from_replicated
 from pysdy.runtime.unsharded_as_replicated import replicate_unsharded
 from pysdy.runtime.xla_limits import pin_loop_invariants, reshards_as_constraints, unify_branch_results
 
 ROUTES = ("gspmd", "sdy")
-# pysdy-run's route on which pysdy partitions the module itself and XLA only compiles the per-device program.
+# The route on which pysdy partitions the module itself and XLA only compiles the per-device program (pysdy-run
+# runs it piece by piece, per_device.py; pysdy.jax hands it over in one fully manual computation).
 PARTITIONING_ROUTE = "pysdy"
 IMPORT_PIPELINE = "xla-sdy-stablehlo-import-pipeline"
 PROPAGATION_PIPELINE = "sdy-propagation-pipeline"
@@ -43,6 +47,8 @@ def propagation_pipelines(module: ir.Module, route: str) -> list[str]:
     imported = [IMPORT_PIPELINE] if in_gspmd_form(module) else []
     if route == "sdy":
         return [*imported, PROPAGATION_PIPELINE_FOR_SHARDY]
+    if route == PARTITIONING_ROUTE:
+        return [*imported, PROPAGATION_PIPELINE]
     return [INLINE_CALLS, *imported, PROPAGATION_PIPELINE]
 
 
@@ -56,16 +62,18 @@ def propagate(module: ir.Module, route: str) -> list[str]:
     return steps
 
 
-def partitioner_pipeline(partitions: int) -> str:
-    """pysdy's own partitioner: propagation, explicit collectives, conversion to local shapes (replica groups as
-    device ids, which every line's XLA reads)."""
+def partitioning_steps(partitions: int) -> str:
+    """What pysdy's own partitioner runs after propagation: explicit collectives, then local shapes (replica groups
+    as device ids, which every line's XLA reads)."""
     options = ["enable-rgv3=false"]
     if versions.installed().convert_global_to_local_device_counts:
         options.append(f"partition-count={partitions}")
-    return (
-        f"{PROPAGATION_PIPELINE},sdy-export-pipeline{{enable-insert-explicit-collectives=true}},"
-        f"sdy-convert-global-to-local{{{' '.join(options)}}}"
-    )
+    return f"sdy-export-pipeline{{enable-insert-explicit-collectives=true}},sdy-convert-global-to-local{{{' '.join(options)}}}"
+
+
+def partitioner_pipeline(partitions: int) -> str:
+    """pysdy's own partitioner: propagation, then `partitioning_steps`."""
+    return f"{PROPAGATION_PIPELINE},{partitioning_steps(partitions)}"
 
 
 def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
@@ -80,8 +88,14 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     (shardings_as_constraints.py), then `xla-sdy-stablehlo-export-pipeline`. sdy: branch results are unified,
     reshards become constraints (xla_limits.py), and every op's sharding is
     handed over as constraints on its results, as JAX writes shardings
-    (shardings_as_constraints.py).
+    (shardings_as_constraints.py). pysdy: pysdy partitions the module (`partitioning_steps`) and the per-device
+    program goes in one fully manual computation (manual_wrapping.py).
     """
+    if route == PARTITIONING_ROUTE:
+        global_types = function_type(main_function(module))
+        run_pipeline(module, parse_pipeline(partitioning_steps(_partitions(module))))
+        wrap_in_manual_computation(module, global_types)
+        return []
     if route == "gspmd":
         refuse_unreduced_from_replicated(module)
         split_expanding_broadcasts(module)
@@ -95,3 +109,11 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     shardings_as_constraints(module)
     pin_loop_invariants(module, in_manual_computations=False)  # the loops that keep their sharding
     return notes
+
+
+def _partitions(module: ir.Module) -> int:
+    """The partition count the module declares (JAX writes `mhlo.num_partitions`), else its mesh's device count."""
+    attributes = module.operation.attributes
+    if "mhlo.num_partitions" in attributes:
+        return ir.IntegerAttr(attributes["mhlo.num_partitions"]).value
+    return read_module_info(module).mesh_device_count()

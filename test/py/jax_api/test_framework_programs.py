@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import functools
 import importlib
+import warnings
 
 import jax
 import jax_corpus  # noqa: F401  (8 CPU devices, before the backend starts)
@@ -20,7 +21,7 @@ import pysdy.jax
 from pysdy.jax import hook
 from pysdy.runtime.collectives import sent_bytes_per_run
 from pysdy.runtime.comparison import mismatch
-from pysdy.runtime.pysdy_passes import ROUTES
+from pysdy.runtime.pysdy_passes import PARTITIONING_ROUTE, ROUTES
 
 
 @contextlib.contextmanager
@@ -120,3 +121,17 @@ def test_training_step_sends_no_more_collective_bytes_than_plain_jax(name, route
     _framework(name)
     run = runs(name, route)
     assert run.hooked_bytes <= run.plain_bytes, f"{name}: {run.hooked_bytes} bytes a step, plain JAX {run.plain_bytes}"
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_training_step_on_the_pysdy_route_equals_plain_jax(name):
+    """On the pysdy route each of the step's compiles is partitioned by pysdy, or, where pysdy refuses (loops, say),
+    compiled by XLA alone with a warning saying why; the step equals plain JAX's either way."""
+    _framework(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pysdy.jax.PysdyFallbackWarning)  # counted in the hook's summary instead
+        run = runs(name, PARTITIONING_ROUTE)
+    assert run.compiles >= 1 and run.differences == ()
+    assert all("without pysdy" in fallback for fallback in run.fallbacks), run.fallbacks
+    for index, (actual, expected) in enumerate(zip(run.hooked, run.reference)):
+        assert mismatch(actual, expected) is None, f"{name} result {index}: {mismatch(actual, expected)}"
