@@ -18,12 +18,11 @@ from pysdy.dialects.sdy import ManualAxes, TensorSharding, TensorShardingPerValu
 from pysdy.passes.common.func_attrs import arg_shardings, num_arguments, num_results, result_shardings
 from pysdy.passes.common.func_attrs import set_arg_attrs, set_result_attrs
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.values import type_rank
+from pysdy.passes.export.convert_global_to_local import MAIN_SHARDING_RECORDS
 from pysdy.passes.export.reshard_ir import MeshTable
 from pysdy.runtime.errors import RuntimeInputError
 from pysdy.runtime.module_info import main_function
-
-_MODULE_RECORDS = ("sdy.parameters_shardings", "sdy.output_shardings")
-
 
 def wrap_in_manual_computation(module: ir.Module, global_types: ir.FunctionType) -> None:
     """Rewrites the per-device `module` in place into its global, fully manual form (see the module docstring)."""
@@ -37,7 +36,7 @@ def wrap_in_manual_computation(module: ir.Module, global_types: ir.FunctionType)
         return
     mesh_ref = _one_mesh_ref(given, meshes)
     shardings = [
-        s if s is not None else TensorSharding.fully_closed(mesh_ref, _rank(t))
+        s if s is not None else TensorSharding.fully_closed(mesh_ref, type_rank(t))
         for s, t in zip(given, list(global_types.inputs) + list(global_types.results))
     ]
     inputs, outputs = shardings[: len(global_types.inputs)], shardings[len(global_types.inputs) :]
@@ -80,17 +79,13 @@ def _drop_inner_shardings(module: ir.Module, main: ir.Operation) -> None:
         elif op.name != "func.func" and "sdy.sharding" in op.attributes:
             del op.attributes["sdy.sharding"]
     attributes = module.operation.attributes
-    for name in _MODULE_RECORDS:
+    for name in MAIN_SHARDING_RECORDS:
         if name in attributes:
             del attributes[name]
 
 
 def _padded(shardings: list, count: int) -> list:
     return list(shardings) + [None] * (count - len(shardings))
-
-
-def _rank(type_: ir.Type) -> int:
-    return type_.rank if isinstance(type_, ir.RankedTensorType) else 0
 
 
 def _one_mesh_ref(shardings: list, meshes: MeshTable):

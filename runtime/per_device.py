@@ -14,12 +14,13 @@ through here; per_device_check.py checks a module against its global one.
 Partition p is the device at mesh position i where the mesh's device ids list
 p at i (i itself without device ids); along a dimension sharded on axes
 a1..ak, its piece index is its place in the group of devices those axes
-combine (`replica_groups`), major axis first.
+combine (`shard_index`), major axis first.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import jax
 import numpy as np
@@ -32,18 +33,17 @@ from pysdy.dialects.sdy import Mesh, TensorSharding
 from pysdy.passes.common.func_attrs import arg_shardings, num_arguments, num_results, result_shardings
 from pysdy.passes.common.func_attrs import set_arg_attrs, set_result_attrs
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.export.convert_global_to_local import MAIN_SHARDING_RECORDS
+from pysdy.passes.export.local_collectives import shard_index
 from pysdy.passes.export.reshard_ir import MeshTable
-from pysdy.passes.gspmd.replica_groups import replica_groups
-from pysdy.runtime.comparison import mismatch
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
+from pysdy.runtime.comparison import mismatch
 from pysdy.runtime.compile import CompiledModule, compile_options, xla_compile
 from pysdy.runtime.devices import partition_count, select_devices
 from pysdy.runtime.errors import RuntimeInputError
 from pysdy.runtime.module_info import TensorSpec, main_function, parse_module, read_module_info, tensor_spec
-from pysdy.runtime.pysdy_passes import IMPORT_PIPELINE, PARTITIONING_ROUTE, in_gspmd_form, partitioner_pipeline
+from pysdy.runtime.pysdy_passes import PARTITIONING_ROUTE, partitioning_steps, propagation_pipelines
 
-# The module attributes sdy-convert-global-to-local adds (the global shardings of main), which XLA does not read.
-_SDY_MODULE_ATTRIBUTES = ("sdy.parameters_shardings", "sdy.output_shardings")
 _MANUAL = '"{manual}"'
 
 
@@ -64,14 +64,13 @@ class Placement:
             if not dim.axes:
                 slices.append(slice(0, size))
                 continue
-            groups = replica_groups(dim.axes, self.mesh)
-            count = groups.shape[1]
+            count = math.prod(axis.size(self.mesh) for axis in dim.axes)
             if size % count:
                 raise RuntimeInputError(
                     f"a dimension of size {size} is split {count} ways: the per-device harness runs evenly split "
                     "tensors only (pad-for-divisibility's padding is not put back)"
                 )
-            index = int(np.argwhere(groups == partition)[0][1])
+            index = shard_index(partition, dim.axes, self.mesh)
             local = size // count
             slices.append(slice(index * local, (index + 1) * local))
         return tuple(slices)
@@ -145,7 +144,7 @@ def _make_manual(module: ir.Module, main: ir.Operation, partitions: int) -> None
     set_arg_attrs(main, {i: manual for i in range(num_arguments(main))}, "mhlo.sharding")
     set_result_attrs(main, {i: manual for i in range(num_results(main))}, "mhlo.sharding")
     attributes = module.operation.attributes
-    for name in _SDY_MODULE_ATTRIBUTES:
+    for name in MAIN_SHARDING_RECORDS:  # XLA reads none of them
         if name in attributes:
             del attributes[name]
     attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), partitions)
@@ -159,8 +158,7 @@ def compile_partitioned(text: str, devices: int | None, backend: str | None, sou
         info = read_module_info(module)
         count = partition_count(info, devices)
         chosen = select_devices(count, backend)
-        steps = [IMPORT_PIPELINE] if in_gspmd_form(module) else []
-        steps.append(partitioner_pipeline(count))
+        steps = propagation_pipelines(module, PARTITIONING_ROUTE) + [partitioning_steps(count)]
         try:
             for step in steps:
                 run_pipeline(module, parse_pipeline(step))

@@ -37,6 +37,7 @@ from pysdy.passes.common.constants import replace_constant
 from pysdy.passes.common.func_attrs import arg_shardings, result_shardings
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.collective_attrs import all_to_all_params, axis_list, axis_lists, reduction
+from pysdy.passes.common.values import type_rank
 from pysdy.passes.export.local_collectives import CollectiveBuilder, dynamic_slice, permutation_pairs
 from pysdy.passes.export.local_semantics import finished_axes, local_problem, split_reduction_axes
 from pysdy.passes.export.reshard_ir import MeshTable
@@ -57,6 +58,8 @@ _COLLECTIVES = frozenset(
 )
 _CARRIERS = frozenset({"func.call", "func.return", "sdy.return"})
 _NAMED_SHARDINGS = ("in_shardings", "out_shardings")
+# Where jax 0.12's pass records main's global argument and result shardings on the module.
+MAIN_SHARDING_RECORDS = ("sdy.parameters_shardings", "sdy.output_shardings")
 
 
 @register_pass
@@ -197,7 +200,7 @@ class _Conversion:
         and a dot reading, along a split contracting dimension, an operand padded with anything but zeros."""
         operands = [self.value_sharding(value) for value in op.operands]
         results = self.result_shardings(op)
-        split = [s for s in operands + results if s is not None and self.splits(s)]
+        split = [s for s in operands + results if self.local_dims(s)]
         if not split:
             return
         problem = local_problem(op, operands, results, self.meshes.of(split[0]))
@@ -254,16 +257,14 @@ class _Conversion:
         name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
         return next(op for op in self.ops if op.name == "func.func" and _symbol(op) == name)
 
-    def splits(self, sharding: TensorSharding) -> bool:
-        mesh = self.meshes.of(sharding)
-        return any(math.prod(axis.size(mesh) for axis in dim.axes) > 1 for dim in sharding.dims)
-
     def local_dims(self, sharding: Optional[TensorSharding]) -> tuple:
-        """What decides a value's local part: the axes of each dimension split on more than one device."""
-        if sharding is None or not self.splits(sharding):
+        """What decides a value's local part: the axes of each dimension split on more than one device; empty where
+        nothing is split."""
+        if sharding is None:
             return ()
         mesh = self.meshes.of(sharding)
-        return tuple(tuple(a for a in dim.axes if a.size(mesh) > 1) for dim in sharding.dims)
+        dims = tuple(tuple(a for a in dim.axes if a.size(mesh) > 1) for dim in sharding.dims)
+        return dims if any(dims) else ()
 
     def value_sharding(self, value: ir.Value) -> Optional[TensorSharding]:
         if isinstance(value, ir.BlockArgument):
@@ -293,19 +294,16 @@ class _Conversion:
             return
         types = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
         meshes = list(self.meshes.meshes.values())
-        for name, shardings, count in (
-            ("sdy.parameters_shardings", arg_shardings(main), len(types.inputs)),
-            ("sdy.output_shardings", result_shardings(main), len(types.results)),
+        for name, shardings, types_ in zip(
+            MAIN_SHARDING_RECORDS, (arg_shardings(main), result_shardings(main)), (types.inputs, types.results)
         ):
             recorded = []
-            for index in range(count):
-                sharding = shardings[index] if index < len(shardings) else None
+            for sharding, type_ in zip(_padded(shardings, len(types_)), types_):
                 if sharding is None:
                     # Fully replicated on the module's one mesh, or on a mesh without axes where none is a symbol.
                     if len(meshes) > 1:
                         _refuse(main, "with an unsharded argument or result of @main and several meshes to record it on")
-                    rank = _rank((types.inputs if name == "sdy.parameters_shardings" else types.results)[index])
-                    sharding = TensorSharding.fully_closed(meshes[0] if meshes else Mesh(()), rank)
+                    sharding = TensorSharding.fully_closed(meshes[0] if meshes else Mesh(()), type_rank(type_))
                 recorded.append(dataclasses.replace(sharding, mesh=self.meshes.of(sharding)))
             self.module.attributes[name] = TensorShardingPerValue(tuple(recorded)).to_attr()
 
@@ -378,10 +376,6 @@ def _padded(shardings: list, count: int) -> list:
 
 def _symbol(op: ir.Operation) -> str:
     return ir.StringAttr(op.attributes["sym_name"]).value
-
-
-def _rank(type_: ir.Type) -> int:
-    return type_.rank if isinstance(type_, ir.RankedTensorType) else 0
 
 
 def _channel(op: ir.Operation) -> int:
