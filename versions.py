@@ -39,7 +39,8 @@ class JaxLine:
     inline_meshes_in_replica_groups: bool
     # `sdy-insert-explicit-reshards` all-reduces a reduce's partial results with its body's reduction (`max`, `min`).
     all_reduce_follows_reduce_body: bool
-    # ... but leaves those of a reduce of several inputs with a mixed body (an argmax) unreduced (pysdy refuses).
+    # ... but leaves those of a reduce of several inputs with a mixed body (an argmax) as they are, for
+    # `sdy-convert-global-to-local` to gather and reduce again.
     mixed_reduce_left_unreduced: bool
     # The full `sdy-insert-explicit-reshards` leaves a reshape whose axes do not divide a factor they shard (overflow
     # axes) as it is when its operand and result shardings split its row-major elements alike as if every dimension
@@ -98,6 +99,9 @@ class JaxLine:
     # ... and reads a device's offsets along sliced dimensions from `i32` tables indexed by the `ui32` partition id;
     # before, from `i64` tables indexed by the partition id converted to `i64`.
     convert_global_to_local_slice_offsets_i32: bool
+    # `sdy-convert-global-to-local` finishes the partial results of a dot or reduce that no sdy collective reads: an
+    # all-reduce after it (a reduce's body copied), or, for a reduce of several results, a gather and a second reduce.
+    convert_global_to_local_finishes_partial_results: bool
     # `sdy-resolve-permutation-factors` has the `partition-count` and `replica-count` options.
     permutation_factors_device_count_options: bool
     # `sdy-resolve-permutation-factors` has the `rng-bit-generator-unsafe` option.
@@ -250,6 +254,7 @@ _JAX_0_10 = JaxLine(
     convert_global_to_local_rgv3_by_default=False,
     convert_global_to_local_records_main_shardings=False,
     convert_global_to_local_slice_offsets_i32=False,
+    convert_global_to_local_finishes_partial_results=False,
     permutation_factors_device_count_options=False,
     permutation_factors_rng_unsafe_option=False,
     permutation_factors_reverse_result_mirrored=False,
@@ -333,6 +338,7 @@ _JAX_0_12 = dataclasses.replace(
     single_device_zeros_complex=True,
     convert_global_to_local_records_main_shardings=True,
     convert_global_to_local_slice_offsets_i32=True,
+    convert_global_to_local_finishes_partial_results=True,
     per_instruction_rng_option=True,
     per_instruction_main_function_only=True,
     permutation_factors_rng_unsafe_option=True,

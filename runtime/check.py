@@ -24,5 +24,5 @@ class CheckResult:
 
 
 def check_outputs(text: str, compiled: CompiledModule, inputs: list[np.ndarray], outputs: list[np.ndarray]) -> CheckResult:
-    reference = reference_outputs(text, compiled, inputs)
+    reference = reference_outputs(text, compiled.devices, inputs)
     return CheckResult(reference.description, tuple(mismatch(a, e) for a, e in zip(outputs, reference.outputs)))

@@ -35,6 +35,7 @@ from pysdy.passes.common.func_attrs import set_arg_attrs, set_result_attrs
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.export.convert_global_to_local import MAIN_SHARDING_RECORDS
 from pysdy.passes.export.local_collectives import shard_index
+from pysdy.runtime.device_list_groups import with_device_list_groups
 from pysdy.passes.export.reshard_ir import MeshTable
 from pysdy.passes.pipeline import parse_pipeline, run_pipeline
 from pysdy.runtime.comparison import mismatch
@@ -98,6 +99,7 @@ def per_device_program(global_text: str, local_text: str, partitions: int) -> Pe
         arguments = _placements(arg_shardings(main), global_types.inputs, meshes, "argument")
         results = _placements(result_shardings(main), global_types.results, meshes, "result")
         _check_runnable(module.operation)
+        with_device_list_groups(module.operation)
         _make_manual(module, main, partitions)
         return PerDeviceProgram(str(module), partitions, arguments, results)
 
@@ -121,12 +123,6 @@ def _check_runnable(module: ir.Operation) -> None:
     for op in nested_ops(module):
         if op.name.startswith("sdy.") and op.name != "sdy.mesh":
             raise RuntimeInputError(f"the per-device module still has '{op.name}', which XLA cannot run")
-        for name in ("replica_groups", "source_target_pairs"):
-            if name in op.attributes and "replica_group_mesh_axes" in str(op.attributes[name]):
-                raise RuntimeInputError(
-                    f"'{op.name}' names its devices by mesh axes (ReplicaGroupV3), which this jaxlib's XLA cannot "
-                    "read: partition with enable-rgv3=false"
-                )
 
 
 def _make_manual(module: ir.Module, main: ir.Operation, partitions: int) -> None:

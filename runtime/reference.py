@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import jax
 import numpy as np
 from jaxlib.mlir import ir
 
@@ -66,21 +67,25 @@ def unpartitioned_text(text: str) -> str | None:
         return str(module)
 
 
-def _xla_shardy_outputs(text: str, compiled: CompiledModule, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    executable = xla_compile(text, compiled.devices, compile_options(compiled.devices, shardy=True))
+def xla_shardy_outputs(text: str, devices: list, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """main's outputs for `inputs` from `text` as XLA's own Shardy partitions it for `devices` (the way JAX runs
+    it)."""
+    executable = xla_compile(text, devices, compile_options(devices, shardy=True))
     with make_context():
         info = read_module_info(parse_module(text))
-    stand_in = dataclasses.replace(compiled, info=info, executable=executable, per_device=None)
+    stand_in = CompiledModule("sdy", devices, info, "", text, text, executable, [])
     return execute(stand_in, inputs)
 
 
-def reference_outputs(text: str, compiled: CompiledModule, inputs: list[np.ndarray]) -> Reference:
-    """main's outputs for `inputs` from the original module `text`, run without pysdy's passes."""
+def reference_outputs(text: str, devices: list, inputs: list[np.ndarray]) -> Reference:
+    """main's outputs for `inputs` from the original module `text`, run without pysdy's passes: on the first of
+    `devices`, or, for manual code, by XLA's Shardy on all of them."""
     stripped = unpartitioned_text(text)
     if stripped is None:
-        outputs = _xla_shardy_outputs(text, compiled, inputs)
-        return Reference(outputs, f"XLA's own Shardy partitioner on {len(compiled.devices)} devices (manual code)")
-    one_device = compiled.devices[:1]
+        outputs = xla_shardy_outputs(text, devices, inputs)
+        return Reference(outputs, f"XLA's own Shardy partitioner on {len(devices)} devices (manual code)")
+    one_device = devices[:1]
     executable = xla_compile(stripped, one_device, compile_options(one_device, shardy=False, partitioned=False))
-    stand_in = dataclasses.replace(compiled, devices=one_device, executable=executable, per_device=None)
-    return Reference(execute(stand_in, inputs), "one device, shardings removed")
+    arguments = [jax.device_put(host, one_device[0]) for host in inputs]
+    results = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
+    return Reference([np.asarray(shards[0]) for shards in results], "one device, shardings removed")

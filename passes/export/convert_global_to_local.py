@@ -4,22 +4,29 @@ as StableHLO collectives, as jaxlib's Shardy converts it.
 A value's local shape is its global shape with each dimension divided by the
 sizes of the axes its sharding splits it on: a function argument's or
 result's sharding, an op result's (`sdy.sharding`, a collective's
-`out_sharding`). Ops that only carry values (StableHLO ops, calls, returns)
-keep their operands and attributes and take their results' local types;
-`sdy.constant` becomes `stablehlo.constant`; each sdy collective becomes the
-per-device code of `local_collectives.py`, numbered from the first channel id
-after the module's largest.
+`out_sharding`, a manual computation's `out_shardings`), a loop region's
+argument's (the loop's). Ops that only carry values (StableHLO ops, calls,
+returns, loops, conditionals) keep their operands and attributes and take
+their results' local types; `sdy.constant` becomes `stablehlo.constant`;
+each sdy collective becomes the per-device code of `local_collectives.py`,
+numbered from the first channel id after the module's largest; iotas,
+slices and dynamic slices with a sharding that names an axis, and manual
+computations, are rewritten (`local_rewrites.py`); from jax 0.12 a dot's or
+reduce's partial results that no sdy collective reads are finished
+(`finish_partial_results.py`).
 
 Before changing anything pysdy refuses, with an error at the op, what it does
-not convert yet (slices, pads, concatenations, gathers, scatters, iotas,
-convolutions, windows, loops, manual and split named computations,
-reduce-scatters, multi-parameter all-to-alls, non-splat constants split
-across devices, collective permutes over sub-axes, collectives with more than
-one replica), and what would compute wrong values on each device's part,
-which the C++ converts blindly (`local_semantics.py`; an all-reduce of values
-that are not partial; values passed to a function result or callee argument
-split otherwise). Like the C++, it fails on a module given both more than one
-replica and more than one partition.
+not convert yet (pads, concatenations, gathers, scatters, convolutions,
+windows, split named computations, multi-parameter all-to-alls, non-splat
+constants split across devices, collective permutes over sub-axes,
+collectives with more than one replica), what the C++ fails on (a slice of
+part of a split dimension), and what would compute wrong values on each
+device's part, which the C++ converts blindly (`local_semantics.py`; an
+all-reduce of values that are not partial; values passed to a function
+result, callee argument, loop or branch result, or manual computation split
+otherwise; a strided slice whose stride does not fit each part). Like the
+C++, it fails on a module given both more than one replica and more than one
+partition.
 """
 
 from __future__ import annotations
@@ -32,14 +39,21 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from pysdy import versions
-from pysdy.dialects.sdy import Mesh, TensorSharding, TensorShardingPerValue
+from pysdy.dialects.sdy import ManualAxes, Mesh, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common.constants import replace_constant
 from pysdy.passes.common.func_attrs import arg_shardings, result_shardings
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.collective_attrs import all_to_all_params, axis_list, axis_lists, reduction
 from pysdy.passes.common.values import type_rank
 from pysdy.passes.export.local_collectives import CollectiveBuilder, dynamic_slice, permutation_pairs
-from pysdy.passes.export.local_semantics import finished_axes, local_problem, split_reduction_axes
+from pysdy.passes.export.local_rewrites import inline_manual_computation, local_dynamic_slice, local_iota, local_slice
+from pysdy.passes.export.finish_partial_results import finish_partial_results
+from pysdy.passes.export.local_semantics import (
+    finished_axes,
+    local_problem,
+    split_reduction_axes,
+    unfinished_reduction_axes,
+)
 from pysdy.passes.export.reshard_ir import MeshTable
 from pysdy.passes.registry import Pass, PassFailure, option, register_pass
 
@@ -47,14 +61,17 @@ _PASS = "sdy-convert-global-to-local"
 SHARDING = "sdy.sharding"
 # StableHLO ops the C++ converts with a pattern of their own (pysdy: only where no shape changes).
 _OWN_PATTERN_OPS = frozenset(
-    "stablehlo." + name
-    for name in "concatenate convolution gather iota pad reduce_window scatter select_and_scatter slice".split()
+    "stablehlo." + name for name in "concatenate convolution gather pad reduce_window scatter select_and_scatter".split()
 )
-# Ops whose regions take the values the op carries: their block arguments would need local types too.
+# Ops whose regions return the values the op carries (a loop's regions also take them as arguments).
 _CARRYING_REGION_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.if"})
+_SLICES = frozenset({"stablehlo.slice", "stablehlo.dynamic_slice"})
+# Ops the C++ rewrites (local_rewrites.py) where a sharding of theirs names an axis, else keeps.
+_REWRITTEN = _SLICES | {"stablehlo.iota"}
 _DOTS = frozenset({"stablehlo.dot", "stablehlo.dot_general"})
 _COLLECTIVES = frozenset(
-    {"sdy.all_reduce", "sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute"}
+    {"sdy.all_reduce", "sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute",
+     "sdy.reduce_scatter"}
 )
 _CARRIERS = frozenset({"func.call", "func.return", "sdy.return"})
 _NAMED_SHARDINGS = ("in_shardings", "out_shardings")
@@ -121,8 +138,10 @@ class _Conversion:
         return ir.RankedTensorType.get(shape, type_.element_type, type_.encoding)
 
     def result_shardings(self, op: ir.Operation) -> list[Optional[TensorSharding]]:
-        if op.name in _COLLECTIVES or op.name == "sdy.reduce_scatter":
+        if op.name in _COLLECTIVES:
             return [TensorSharding.from_attr(op.attributes["out_sharding"])]
+        if op.name == "sdy.manual_computation":
+            return list(TensorShardingPerValue.from_attr(op.attributes["out_shardings"]).shardings)
         if SHARDING in op.attributes:
             return list(TensorShardingPerValue.from_attr(op.attributes[SHARDING]).shardings)
         return [None] * len(op.results)
@@ -147,8 +166,11 @@ class _Conversion:
             changes = self.changes(op)
         except _NotDivisible as error:
             _refuse(op, f"with a dimension of size {error.size} split {error.count} ways (not divisible)")
-        if name in _CARRIERS:
+        if name in _CARRIERS or name == "stablehlo.return":
             self.check_flow(op)
+            return
+        if name == "sdy.manual_computation":
+            self.check_manual_computation(op)
             return
         if name == "sdy.named_computation":
             shardings = [TensorShardingPerValue.from_attr(op.attributes[key]).shardings for key in _NAMED_SHARDINGS
@@ -163,8 +185,16 @@ class _Conversion:
         if name in _COLLECTIVES:
             self.check_collective(op)
             return
+        if name in _CARRYING_REGION_OPS:
+            self.check_carried(op)
+            return
+        if name in _SLICES:
+            self.check_slice(op)
+            return
+        if name == "stablehlo.iota":
+            return  # no operands, and its local form adds the device's offset
         if name.startswith("stablehlo."):
-            if changes and (name in _OWN_PATTERN_OPS or name in _CARRYING_REGION_OPS):
+            if changes and name in _OWN_PATTERN_OPS:
                 _refuse(op, "with a dimension split across devices")
             self.check_local_semantics(op)
             return
@@ -175,12 +205,15 @@ class _Conversion:
     def check_collective(self, op: ir.Operation) -> None:
         if self.options.replica_count > 1:
             _refuse(op, "with replica-count above 1 (the C++ then reads devices from replica ids)")
-        if op.name == "sdy.all_reduce" and not self.reads_partial_values(op):
+        if op.name in ("sdy.all_reduce", "sdy.reduce_scatter") and not self.reads_partial_values(op):
             op.location.emit_error(
-                f"{_PASS}: 'sdy.all_reduce' over axes its operand is not partial along (no unreduced axes, no split "
+                f"{_PASS}: '{op.name}' over axes its operand is not partial along (no unreduced axes, no split "
                 "reduction before it): on local parts it would reduce whole values again and compute wrong values"
             )
             raise PassFailure()
+        if op.name == "sdy.reduce_scatter" and self.options.combine_multi_dimension_reduce_scatter:
+            if sum(1 for axes in axis_lists(op, "reduce_scatter_axes") if axes) > 1:
+                _refuse(op, "over several dimensions with combine-multi-dimension-reduce-scatter")
         if op.name == "sdy.all_to_all" and len(all_to_all_params(op)) != 1:
             _refuse(op, "with more than one parameter")
         if op.name == "sdy.collective_permute":
@@ -213,9 +246,83 @@ class _Conversion:
             op.location.emit_error(f"{_PASS}: '{op.name}' {problem}: on local parts it would compute wrong values")
             raise PassFailure()
 
+    def check_slice(self, op: ir.Operation) -> None:
+        """Where the C++ slices locally (a sharding of a slice or dynamic slice names an axis), each dimension must
+        be split alike in operand and result and, where split, taken whole (the C++ fails otherwise), with strides
+        that fit each part."""
+        operand, result = self.value_sharding(op.operands[0]), self.result_shardings(op)[0]
+        if not self.names_axes(op) or (operand is not None and operand.unreduced):
+            self.check_local_semantics(op)  # also reports partial values
+            return
+        operand_dims = _axes_per_dim(operand, type_rank(op.operands[0].type))
+        if operand_dims != _axes_per_dim(result, type_rank(op.results[0].type)):
+            _refuse(op, "with an operand and result split differently (the C++ fails: a reshard is missing)")
+        full = op.operands[0].type.shape
+        if op.name == "stablehlo.slice":
+            starts, limits, strides = (
+                list(ir.DenseI64ArrayAttr(op.attributes[key])) for key in ("start_indices", "limit_indices", "strides")
+            )
+            whole = [starts[dim] == 0 and limits[dim] == full[dim] for dim in range(len(full))]
+        else:
+            whole = [size == extent for size, extent in zip(ir.DenseI64ArrayAttr(op.attributes["slice_sizes"]), full)]
+            strides = [1] * len(full)
+        local = self.local_type(op.operands[0].type, operand).shape if operand is not None else full
+        for dim, axes in enumerate(operand_dims):
+            if not axes:
+                continue
+            if not whole[dim]:
+                _refuse(op, f"taking part of split dimension {dim} (the C++ fails: it needs communication)")
+            if local[dim] % strides[dim]:
+                op.location.emit_error(
+                    f"{_PASS}: 'stablehlo.slice' with stride {strides[dim]} along dimension {dim}, split into parts "
+                    f"of {local[dim]}: on local parts it would compute wrong values"
+                )
+                raise PassFailure()
+        if op.name == "stablehlo.dynamic_slice":
+            self.check_local_semantics(op)
+
+    def check_manual_computation(self, op: ir.Operation) -> None:
+        """Its body is inlined: the body must take the operands' and return the results' local types, split as
+        they are."""
+        body = op.regions[0].blocks[0]
+        ins = TensorShardingPerValue.from_attr(op.attributes["in_shardings"]).shardings
+        outs = TensorShardingPerValue.from_attr(op.attributes["out_shardings"]).shardings
+        pairs = [(value, argument, sharding) for value, argument, sharding in zip(op.operands, body.arguments, ins)]
+        terminator = list(body.operations)[-1]
+        pairs += [(result, value, sharding) for result, value, sharding in zip(op.results, terminator.operands, outs)]
+        manual = _manual_axes(op)
+        for outer, inner, sharding in pairs:
+            outer_sharding = self.value_sharding(outer)
+            if self.local_dims(outer_sharding) != self.local_dims(sharding):
+                _refuse(op, "passing a value split otherwise than its in/out sharding says")
+            inner_sharding = _without_axes(sharding, manual)
+            if self.local_dims(self.value_sharding(inner)) != self.local_dims(inner_sharding):
+                _refuse(op, "whose body passes a value split otherwise than its in/out sharding says")
+            if self.local_type(outer.type, outer_sharding) != self.local_type(inner.type, inner_sharding):
+                _refuse(op, "whose body's local types are not its operands' and results'")
+
+    def check_carried(self, op: ir.Operation) -> None:
+        """A loop's or conditional's values keep their split: its operands (a loop's initial values) are split as
+        its results."""
+        if op.name != "stablehlo.while":
+            return
+        for value, sharding in zip(op.operands, self.result_shardings(op)):
+            if self.local_dims(self.value_sharding(value)) != self.local_dims(sharding):
+                _refuse(op, "with an initial value split otherwise than the loop's value")
+
     def check_flow(self, op: ir.Operation) -> None:
         """Values that go on to a function's results (a return) or a callee's arguments (a call) must be split as
-        those say: equal local shapes of different parts would pass unnoticed."""
+        those say: equal local shapes of different parts would pass unnoticed. So must the values a loop body or a
+        branch returns."""
+        if op.name == "stablehlo.return":
+            parent = op.parent.operation
+            in_cond = parent.name == "stablehlo.while" and op.block == parent.regions[0].blocks[0]
+            if parent.name not in _CARRYING_REGION_OPS or in_cond:
+                return
+            for value, sharding in zip(op.operands, self.result_shardings(parent)):
+                if self.local_dims(self.value_sharding(value)) != self.local_dims(sharding):
+                    _refuse(op, "returning a value split otherwise than the loop's or branch's result")
+            return
         if op.name == "func.return":
             func = op.parent.operation
             expected = _padded(result_shardings(func), len(op.operands))
@@ -271,6 +378,11 @@ class _Conversion:
             owner = value.owner.owner.operation
             if owner.name == "func.func":
                 return _padded(arg_shardings(owner), value.arg_number + 1)[value.arg_number]
+            if owner.name == "sdy.manual_computation":
+                ins = TensorShardingPerValue.from_attr(owner.attributes["in_shardings"]).shardings
+                return _without_axes(ins[value.arg_number], _manual_axes(owner))
+            if owner.name == "stablehlo.while":  # both regions take the loop's values
+                return self.result_shardings(owner)[value.arg_number]
             return None
         return self.result_shardings(value.owner)[value.result_number]
 
@@ -285,8 +397,21 @@ class _Conversion:
             self.record_main_shardings()
         channel = max([_channel(op) for op in self.ops] + [0]) + 1
         self.collectives = CollectiveBuilder(channel, self.options.enable_rgv3)
-        for op in self.ops:
-            self.convert(op)
+        manual_computations = [op for op in self.ops if op.name == "sdy.manual_computation"]
+        # Read before converting replaces the ops that make them: the shardings of ops the C++ rewrites.
+        operand_shardings = [self.value_sharding(op.operands[0]) if _takes_operand_sharding(op) else None for op in self.ops]
+        rewritten = [
+            op.name in _COLLECTIVES or (op.name in _REWRITTEN and self.names_axes(op)) for op in self.ops
+        ]
+        unfinished = [self.unfinished_axes(op) for op in self.ops]
+        for op, operand_sharding, rewrite, axes in zip(self.ops, operand_shardings, rewritten, unfinished):
+            self.convert(op, operand_sharding, rewrite)
+            if axes:
+                sharding = next(s for s in [self.value_sharding(op.operands[0]), *self.result_shardings(op)] if s)
+                mesh_or_ref = _mesh_or_ref(sharding)
+                finish_partial_results(op, axes, self.meshes.of(sharding), mesh_or_ref, self.collectives)
+        for op in reversed(manual_computations):  # inner ones first
+            inline_manual_computation(op)
 
     def record_main_shardings(self) -> None:
         main = next((op for op in self.ops if op.name == "func.func" and _symbol(op) == "main"), None)
@@ -294,8 +419,14 @@ class _Conversion:
             return
         types = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
         meshes = list(self.meshes.meshes.values())
+        # An unsharded result is recorded with the sharding of the value returned, where that has one.
+        returned = list(list(main.regions[0].blocks[0].operations)[-1].operands)
+        results = [
+            sharding or self.value_sharding(value)
+            for sharding, value in zip(_padded(result_shardings(main), len(returned)), returned)
+        ]
         for name, shardings, types_ in zip(
-            MAIN_SHARDING_RECORDS, (arg_shardings(main), result_shardings(main)), (types.inputs, types.results)
+            MAIN_SHARDING_RECORDS, (arg_shardings(main), results), (types.inputs, types.results)
         ):
             recorded = []
             for sharding, type_ in zip(_padded(shardings, len(types_)), types_):
@@ -307,18 +438,24 @@ class _Conversion:
                 recorded.append(dataclasses.replace(sharding, mesh=self.meshes.of(sharding)))
             self.module.attributes[name] = TensorShardingPerValue(tuple(recorded)).to_attr()
 
-    def convert(self, op: ir.Operation) -> None:
+    def convert(self, op: ir.Operation, operand_sharding: Optional[TensorSharding], rewrite: bool) -> None:
         name = op.name
         if name == "func.func":
             self.convert_func(op)
         elif name == "sdy.constant":
             self.convert_constant(op)
-        elif name in _COLLECTIVES:
+        elif rewrite:
             with ir.InsertionPoint(op), op.location:
-                result = self.convert_collective(op)
+                if name in _COLLECTIVES:
+                    result = self.convert_collective(op, operand_sharding)
+                else:
+                    result = self.rewrite(op)
             op.results[0].replace_all_uses_with(result)
             op.erase()
         elif name != "sdy.mesh":
+            if name in ("stablehlo.while", "sdy.manual_computation"):  # a manual computation is inlined at the end
+                for region in op.regions:
+                    self.retype_arguments(region.blocks[0])
             for result, sharding in zip(op.results, self.result_shardings(op)):
                 result.set_type(self.local_type(result.type, sharding))
 
@@ -333,6 +470,52 @@ class _Conversion:
             for argument, type_ in zip(func.regions[0].blocks[0].arguments, inputs):
                 argument.set_type(type_)
 
+    def convert_reduce_scatter(self, op: ir.Operation, operand: TensorSharding) -> ir.Value:
+        """With the mesh of its operand's sharding, as the C++ takes it."""
+        mesh = self.meshes.of(operand)
+        mesh_or_ref = _mesh_or_ref(operand)
+        local = self.local_type(op.results[0].type, TensorSharding.from_attr(op.attributes["out_sharding"]))
+        axes_per_dim = axis_lists(op, "reduce_scatter_axes")
+        scattered = [dim for dim, axes in enumerate(axes_per_dim) if axes]
+        value, kind = op.operands[0], reduction(op)
+        if len(scattered) == 1:
+            return self.collectives.reduce_scatter(
+                value, scattered[0], axes_per_dim[scattered[0]], kind, local, mesh, mesh_or_ref
+            )
+        all_axes = [axis for axes in axes_per_dim for axis in axes]
+        reduced = self.collectives.all_reduce(value, all_axes, kind, mesh, mesh_or_ref)
+        return dynamic_slice(reduced, axes_per_dim, local, mesh)
+
+    def unfinished_axes(self, op: ir.Operation) -> list:
+        """The axes along which the pass finishes `op`'s partial results (finish_partial_results.py); read before
+        converting changes the op's users."""
+        operands = [self.value_sharding(value) for value in op.operands]
+        results = self.result_shardings(op)
+        known = [s for s in operands + results if s is not None]
+        if not known:
+            return []
+        return unfinished_reduction_axes(op, operands, results, self.meshes.of(known[0]))
+
+    def names_axes(self, op: ir.Operation) -> bool:
+        """Whether a sharding of the op's operands or results names any axis (the C++ then rewrites iotas and
+        slices, else keeps them)."""
+        shardings = [self.value_sharding(value) for value in op.operands] + self.result_shardings(op)
+        return any(dim.axes for sharding in shardings if sharding is not None for dim in sharding.dims)
+
+    def rewrite(self, op: ir.Operation) -> ir.Value:
+        sharding = self.result_shardings(op)[0]
+        local = self.local_type(op.results[0].type, sharding)
+        if op.name == "stablehlo.iota":
+            return local_iota(op, local, sharding, self.meshes.of(sharding), self.options.replica_count > 1)
+        if op.name == "stablehlo.dynamic_slice":
+            return local_dynamic_slice(op, local)
+        split = _axes_per_dim(sharding, type_rank(local))
+        return local_slice(op, local, {dim for dim, axes in enumerate(split) if axes})
+
+    def retype_arguments(self, block: ir.Block) -> None:
+        for argument in block.arguments:
+            argument.set_type(self.local_type(argument.type, self.value_sharding(argument)))
+
     def convert_constant(self, op: ir.Operation) -> None:
         local = self.local_type(op.results[0].type, self.result_shardings(op)[0])
         if local != op.results[0].type:  # one repeated value (check): the same value in the local shape
@@ -344,10 +527,10 @@ class _Conversion:
             del op.attributes[name]
         replace_constant(op, "stablehlo.constant")
 
-    def convert_collective(self, op: ir.Operation) -> ir.Value:
+    def convert_collective(self, op: ir.Operation, operand_sharding: Optional[TensorSharding]) -> ir.Value:
         out = TensorSharding.from_attr(op.attributes["out_sharding"])
         mesh = self.meshes.of(out)
-        mesh_or_ref = ir.FlatSymbolRefAttr.get(out.mesh) if isinstance(out.mesh, str) else out.mesh.to_attr()
+        mesh_or_ref = _mesh_or_ref(out)
         value = op.operands[0]
         build = self.collectives
         if op.name == "sdy.all_reduce":
@@ -358,16 +541,42 @@ class _Conversion:
         if op.name == "sdy.all_slice":
             local = self.local_type(op.results[0].type, out)
             return dynamic_slice(value, axis_lists(op, "slicing_axes"), local, mesh)
+        if op.name == "sdy.reduce_scatter":
+            return self.convert_reduce_scatter(op, operand_sharding)
         if op.name == "sdy.all_to_all":
             ((source, axes, target),) = all_to_all_params(op)
             return build.all_to_all(value, axes, source, target, mesh, mesh_or_ref)
-        return build.collective_permute(value, permutation_pairs(self.value_sharding(op.operands[0]), out, mesh))
+        return build.collective_permute(value, permutation_pairs(operand_sharding, out, mesh))
 
 
 class _NotDivisible(Exception):
     def __init__(self, size: int, count: int):
         self.size = size
         self.count = count
+
+
+def _mesh_or_ref(sharding: TensorSharding) -> ir.Attribute:
+    return ir.FlatSymbolRefAttr.get(sharding.mesh) if isinstance(sharding.mesh, str) else sharding.mesh.to_attr()
+
+
+def _takes_operand_sharding(op: ir.Operation) -> bool:
+    return op.name in ("sdy.collective_permute", "sdy.reduce_scatter")
+
+
+def _manual_axes(manual: ir.Operation) -> frozenset[str]:
+    return frozenset(ManualAxes.from_attr(manual.attributes["manual_axes"]).axes)
+
+
+def _without_axes(sharding: TensorSharding, names: frozenset[str]) -> TensorSharding:
+    dims = tuple(
+        dataclasses.replace(dim, axes=tuple(axis for axis in dim.axes if axis.name not in names))
+        for dim in sharding.dims
+    )
+    return dataclasses.replace(sharding, dims=dims)
+
+
+def _axes_per_dim(sharding: Optional[TensorSharding], rank: int) -> list[tuple]:
+    return [dim.axes for dim in sharding.dims] if sharding is not None and sharding.dims else [()] * rank
 
 
 def _padded(shardings: list, count: int) -> list:

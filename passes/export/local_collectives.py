@@ -15,6 +15,8 @@ offset, indexed by its partition id.
   along a new leading dimension of every gathering axis, then reshapes and a
   transpose that put each dimension's parts next to it.
 - `sdy.all_slice`: a `stablehlo.dynamic_slice` at the device's offsets.
+- `sdy.reduce_scatter`: over one dimension, one `stablehlo.reduce_scatter`;
+  over several, an all-reduce over all their axes, then the dynamic slice.
 - `sdy.all_to_all` with one parameter: one `stablehlo.all_to_all` splitting
   the target dimension and concatenating along the source dimension.
 - `sdy.collective_permute`: one `stablehlo.collective_permute` sending each
@@ -63,21 +65,48 @@ class CollectiveBuilder:
         self, value: ir.Value, axes: Sequence[AxisRef], reduction: str, mesh: Mesh, mesh_or_ref: ir.Attribute
     ) -> ir.Value:
         groups, _ = self._groups(axes, mesh, mesh_or_ref)
-        op = ir.Operation.create(
-            "stablehlo.all_reduce",
-            results=[value.type],
-            operands=[value],
-            attributes={
-                "replica_groups": groups,
-                "channel_handle": self._next_channel(),
-                "use_global_device_ids": ir.UnitAttr.get(),
-            },
-            regions=1,
-        )
+        attributes = {"replica_groups": groups}
+        return self._reducing("stablehlo.all_reduce", value, value.type, reduction, attributes)
+
+    def reduce_scatter(
+        self, value: ir.Value, dim: int, axes: Sequence[AxisRef], reduction: str, local: ir.RankedTensorType,
+        mesh: Mesh, mesh_or_ref: ir.Attribute,
+    ) -> ir.Value:  # fmt: skip
+        groups, _ = self._groups(axes, mesh, mesh_or_ref)
+        attributes = {"scatter_dimension": _i64(dim), "replica_groups": groups}
+        return self._reducing("stablehlo.reduce_scatter", value, local, reduction, attributes)
+
+    def all_reduce_as(
+        self, value: ir.Value, axes: Sequence[AxisRef], reduce: ir.Operation, mesh: Mesh, mesh_or_ref: ir.Attribute
+    ) -> ir.Value:
+        """An all-reduce with a copy of the body of `reduce` (a one-result `stablehlo.reduce`)."""
+        groups, _ = self._groups(axes, mesh, mesh_or_ref)
+        op = self._reducing_op("stablehlo.all_reduce", value, value.type, {"replica_groups": groups})
+        copy = reduce.clone()
+        copy.regions[0].blocks[0].append_to(op.regions[0])
+        copy.erase()
+        return op.results[0]
+
+    def all_gather_along(
+        self, value: ir.Value, dim: int, axes: Sequence[AxisRef], mesh: Mesh, mesh_or_ref: ir.Attribute
+    ) -> ir.Value:
+        groups, size = self._groups(axes, mesh, mesh_or_ref)
+        shape = list(value.type.shape)
+        shape[dim] *= size
+        return self._all_gather(value, shape, dim, groups)
+
+    def _reducing_op(self, name: str, value: ir.Value, result: ir.Type, attributes: dict) -> ir.Operation:
+        attributes = {**attributes, "channel_handle": self._next_channel(), "use_global_device_ids": ir.UnitAttr.get()}
+        return ir.Operation.create(name, results=[result], operands=[value], attributes=attributes, regions=1)
+
+    def _reducing(
+        self, name: str, value: ir.Value, result: ir.Type, reduction: str, attributes: dict[str, ir.Attribute]
+    ) -> ir.Value:
+        op = self._reducing_op(name, value, result, attributes)
         scalar = ir.RankedTensorType.get([], value.type.element_type)
         block = op.regions[0].blocks.append(scalar, scalar, arg_locs=[ir.Location.current] * 2)
         with ir.InsertionPoint(block):
-            reduced = _create(_REDUCTION_BODY_OPS[reduction], scalar, list(block.arguments))
+            reduced = create_value(_REDUCTION_BODY_OPS[reduction], scalar, list(block.arguments))
             ir.Operation.create("stablehlo.return", operands=[reduced])
         return op.results[0]
 
@@ -106,9 +135,9 @@ class CollectiveBuilder:
             if dim in gathered:
                 permutation.append(gathered.index(dim))
             permutation.append(dim + len(gathered))
-        value = _create(
+        value = create_value(
             "stablehlo.transpose",
-            _tensor([([*factors, *local])[p] for p in permutation], element),
+            tensor_type([([*factors, *local])[p] for p in permutation], element),
             [value],
             permutation=ir.DenseI64ArrayAttr.get(permutation),
         )
@@ -116,9 +145,9 @@ class CollectiveBuilder:
         return reshape(value, final)
 
     def _all_gather(self, value: ir.Value, shape: list[int], dim: int, groups: ir.Attribute) -> ir.Value:
-        return _create(
+        return create_value(
             "stablehlo.all_gather",
-            _tensor(shape, value.type.element_type),
+            tensor_type(shape, value.type.element_type),
             [value],
             all_gather_dim=_i64(dim),
             replica_groups=groups,
@@ -133,9 +162,9 @@ class CollectiveBuilder:
         shape = list(value.type.shape)
         shape[source] *= size
         shape[target] //= size
-        return _create(
+        return create_value(
             "stablehlo.all_to_all",
-            _tensor(shape, value.type.element_type),
+            tensor_type(shape, value.type.element_type),
             [value],
             split_dimension=_i64(target),
             concat_dimension=_i64(source),
@@ -145,7 +174,7 @@ class CollectiveBuilder:
         )
 
     def collective_permute(self, value: ir.Value, pairs: np.ndarray) -> ir.Value:
-        return _create(
+        return create_value(
             "stablehlo.collective_permute",
             value.type,
             [value],
@@ -180,36 +209,47 @@ def permutation_pairs(in_sharding: TensorSharding, out_sharding: TensorSharding,
     return np.array(pairs, dtype=np.int64)
 
 
+def dimension_offset(axes: Sequence[AxisRef], shard_size: int, mesh: Mesh, replicas: bool = False) -> ir.Value:
+    """The device's offset along a dimension split on `axes` into parts of `shard_size`: a scalar looked up by
+    partition id (with `replicas`, replica id) in a table of every device's offset, `i32` indexed by the `ui32` id,
+    or on lines before 0.12 `i64` indexed by the id converted to `i64`."""
+    index = _index_type()
+    device_id = "stablehlo.replica_id" if replicas else "stablehlo.partition_id"
+    partition = create_value(device_id, tensor_type([], ir.IntegerType.get_unsigned(32)), [])
+    if index.width != 32:
+        partition = create_value("stablehlo.convert", tensor_type([], index), [partition])
+    devices = mesh.total_size
+    offsets = [shard_index(device, axes, mesh) * shard_size for device in range(devices)]
+    table = create_value("stablehlo.constant", tensor_type([devices], index), [], value=_elements(index, [devices], offsets))
+    one = create_value(
+        "stablehlo.dynamic_slice", tensor_type([1], index), [table, partition], slice_sizes=ir.DenseI64ArrayAttr.get([1])
+    )
+    return reshape(one, [])
+
+
 def dynamic_slice(
     value: ir.Value, axes_per_dim: Sequence[Sequence[AxisRef]], local: ir.RankedTensorType, mesh: Mesh
 ) -> ir.Value:
-    """The device's part of `value`: per sliced dimension, its offset looked up by partition id in a table of every
-    device's offset (a zero offset for the others). The offsets are `i32` indexed by the `ui32` partition id, or on
-    lines before 0.12 `i64` indexed by the partition id converted to `i64`."""
-    narrow = versions.installed().convert_global_to_local_slice_offsets_i32
-    index = ir.IntegerType.get_signless(32 if narrow else 64)
-    starts = []
-    for dim, axes in enumerate(axes_per_dim):
-        if not axes:
-            starts.append(_create("stablehlo.constant", _tensor([], index), [], value=_elements(index, [], [0])))
-            continue
-        partition = _create("stablehlo.partition_id", _tensor([], ir.IntegerType.get_unsigned(32)), [])
-        if not narrow:
-            partition = _create("stablehlo.convert", _tensor([], index), [partition])
-        devices = mesh.total_size
-        offsets = [shard_index(device, axes, mesh) * local.shape[dim] for device in range(devices)]
-        table = _create("stablehlo.constant", _tensor([devices], index), [], value=_elements(index, [devices], offsets))
-        one = _create(
-            "stablehlo.dynamic_slice", _tensor([1], index), [table, partition], slice_sizes=ir.DenseI64ArrayAttr.get([1])
-        )
-        starts.append(reshape(one, []))
-    return _create(
+    """The device's part of `value`: per sliced dimension, its `dimension_offset` (a zero offset for the others)."""
+    index = _index_type()
+    starts = [
+        dimension_offset(axes, local.shape[dim], mesh)
+        if axes
+        else create_value("stablehlo.constant", tensor_type([], index), [], value=_elements(index, [], [0]))
+        for dim, axes in enumerate(axes_per_dim)
+    ]
+    return create_value(
         "stablehlo.dynamic_slice", local, [value, *starts], slice_sizes=ir.DenseI64ArrayAttr.get(list(local.shape))
     )
 
 
+def _index_type() -> ir.IntegerType:
+    narrow = versions.installed().convert_global_to_local_slice_offsets_i32
+    return ir.IntegerType.get_signless(32 if narrow else 64)
+
+
 def reshape(value: ir.Value, shape: list[int]) -> ir.Value:
-    return _create("stablehlo.reshape", _tensor(shape, value.type.element_type), [value])
+    return create_value("stablehlo.reshape", tensor_type(shape, value.type.element_type), [value])
 
 
 def _elements(index: ir.IntegerType, shape: list[int], values: list[int]) -> ir.Attribute:
@@ -221,9 +261,9 @@ def _i64(value: int) -> ir.Attribute:
     return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
 
 
-def _tensor(shape: Sequence[int], element: ir.Type) -> ir.RankedTensorType:
+def tensor_type(shape: Sequence[int], element: ir.Type) -> ir.RankedTensorType:
     return ir.RankedTensorType.get(list(shape), element)
 
 
-def _create(name: str, result: ir.Type, operands: Sequence[ir.Value], **attributes: ir.Attribute) -> ir.Value:
+def create_value(name: str, result: ir.Type, operands: Sequence[ir.Value], **attributes: ir.Attribute) -> ir.Value:
     return ir.Operation.create(name, results=[result], operands=list(operands), attributes=attributes).results[0]

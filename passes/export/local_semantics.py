@@ -12,7 +12,10 @@ first asks the op's sharding rule, on the global module:
   sort along the dimension...);
 - a split reduction factor leaves partial results: they must go to one
   `sdy.all_reduce` over exactly the factor's axes that reduces as the op
-  does (a sum of partial maxima, or of the halves of an argmax, is wrong);
+  does (a sum of partial maxima, or of the halves of an argmax, is wrong),
+  be marked unreduced, or, for a dot or a reduce, go to no sdy collective at
+  all where the pass then finishes them itself (from jax 0.12,
+  `unfinished_reduction_axes`);
 - no dimension sliced at a position (a dynamic slice or update narrower than
   the operand) is split: the position is global; and no random numbers are
   drawn into a split result (each device would draw its own, not its part);
@@ -29,6 +32,7 @@ from typing import Optional, Sequence
 
 from jaxlib.mlir import ir
 
+from pysdy import versions
 from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding
 from pysdy.passes.common.collective_attrs import axis_list, axis_lists, reduction
 from pysdy.passes.common.reduction_bodies import body_reduction
@@ -37,6 +41,8 @@ from pysdy.passes.propagation.sharding_projection import ShardingProjection
 
 # How each op with a split reduction factor reduces, where its rule alone does not say (a reduce: its body).
 _DOT_REDUCTION = {"stablehlo.dot": "sum", "stablehlo.dot_general": "sum"}
+# Ops whose partial results the pass itself finishes where no sdy collective reads them.
+_FINISHED_BY_THE_PASS = frozenset({*_DOT_REDUCTION, "stablehlo.reduce"})
 
 
 def local_problem(
@@ -77,9 +83,25 @@ def local_problem(
     unreduced = {axis for s in result_shardings if s is not None for axis in s.unreduced}
     if unreduced and unreduced != set(reduced):
         return "with unreduced axes on a result that are not the axes its split reduction leaves partial"
-    if reduced:
+    if reduced and not unreduced:
         return _partial_results_problem(op, reduced)
     return None
+
+
+def unfinished_reduction_axes(
+    op: ir.Operation,
+    operand_shardings: Sequence[Optional[TensorSharding]],
+    result_shardings: Sequence[Optional[TensorSharding]],
+    mesh: Optional[Mesh],
+) -> list[AxisRef]:
+    """The axes along which a dot's or reduce's results are partial, not marked unreduced, and read by no sdy
+    collective, which `sdy-convert-global-to-local` finishes after it: an all-reduce reducing as it does (a
+    reduce with several results: its partial results gathered and reduced again). Empty where there are none."""
+    if not _finished_by_the_pass(op) or any(s is not None and s.unreduced for s in result_shardings):
+        return []
+    if any(finished_axes(user) is not None for user in _users(op)):
+        return []
+    return split_reduction_axes(op, operand_shardings, result_shardings, mesh)
 
 
 def split_reduction_axes(
@@ -143,13 +165,16 @@ def _dims(sharding: Optional[TensorSharding]) -> tuple:
 
 
 def _partial_results_problem(op: ir.Operation, axes: list[AxisRef]) -> Optional[str]:
-    """A split reduction leaves partial results: one all-reduce over exactly `axes`, reducing as `op`, must follow."""
+    """A split reduction leaves partial results: one all-reduce over exactly `axes`, reducing as `op`, must follow,
+    or, after a dot or a reduce, none at all (the pass adds one)."""
+    users = _users(op)
+    if _finished_by_the_pass(op) and not any(finished_axes(user) is not None for user in users):
+        return None
     kind = _DOT_REDUCTION.get(op.name)
     if op.name == "stablehlo.reduce" and len(op.results) == 1:
         kind = body_reduction(op.regions[0])
     if kind is None:
         return "reducing a split dimension in a way no all-reduce of its partial results can finish"
-    users = [use.owner for use in op.results[0].uses]
     if len(users) != 1 or finished_axes(users[0]) != axes or reduction(users[0]) != kind:
         return (
             "reducing a dimension split on " + "{" + ", ".join(f'"{a.name}"' for a in axes) + "}"
@@ -157,6 +182,14 @@ def _partial_results_problem(op: ir.Operation, axes: list[AxisRef]) -> Optional[
             "partial results"
         )
     return None
+
+
+def _finished_by_the_pass(op: ir.Operation) -> bool:
+    return op.name in _FINISHED_BY_THE_PASS and versions.installed().convert_global_to_local_finishes_partial_results
+
+
+def _users(op: ir.Operation) -> list[ir.Operation]:
+    return [use.owner for result in op.results for use in result.uses]
 
 
 def finished_axes(op: ir.Operation) -> Optional[list[AxisRef]]:

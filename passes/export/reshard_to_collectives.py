@@ -20,7 +20,7 @@ from pysdy.passes.export.collective_plan import (
     IncompleteReshardError,
     plan_collectives,
 )
-from pysdy.passes.export.reshard_ir import MeshTable, axis_list_attr
+from pysdy.passes.export.reshard_ir import MeshTable
 from pysdy.passes.registry import FUNC, Pass, PassFailure, option, register_pass
 
 

@@ -23,7 +23,6 @@ from pysdy.passes.export.reshard_ir import (
     with_unreduced,
 )
 from pysdy.passes.propagation import axis_refs
-from pysdy.passes.propagation.axis_refs import PrefixStatus
 from pysdy.passes.registry import PassFailure
 
 
@@ -92,7 +91,10 @@ def all_reduce_results(
     """Follows each result of `op` with an `sdy.all_reduce` over `axes` to the result's sharding; from jax 0.11 a
     reduce's all-reduces take the reduction its body computes (`max`, `min`). With `mark_unreduced`, the result's
     own sharding then holds `axes` unreduced too (with that reduction), as the partial result it is, unless the
-    reduction is a mixed body's (an argmax's, all-reduced as a sum)."""
+    reduction is a mixed body's (an argmax's, all-reduced as a sum). From jax 0.12 a reduce of several inputs with
+    a mixed body gets nothing: `sdy-convert-global-to-local` gathers its partial results and reduces them again."""
+    if _left_for_the_local_conversion(op):
+        return
     reduction = _reduce_body_reduction(op)
     with ir.InsertionPoint.after(op):
         for index, result in enumerate(op.results):
@@ -105,21 +107,21 @@ def all_reduce_results(
                 set_result_sharding(op, index, partial)
 
 
+def _left_for_the_local_conversion(op: ir.Operation) -> bool:
+    return (
+        op.name == "stablehlo.reduce"
+        and len(op.results) > 1
+        and versions.installed().mixed_reduce_left_unreduced
+        and body_reduction(op.regions[0]) is None
+    )
+
+
 def _reduce_body_reduction(op: ir.Operation) -> Optional[str]:
     """The reduction a reduce's partial results are all-reduced with (`sum` for any other op); None for a reduce
-    of several inputs with a mixed body (an argmax), which from jax 0.12 Shardy leaves unreduced, a wrong result
-    pysdy refuses."""
-    line = versions.installed()
-    if op.name != "stablehlo.reduce" or not line.all_reduce_follows_reduce_body:
+    of several inputs with a mixed body (an argmax)."""
+    if op.name != "stablehlo.reduce" or not versions.installed().all_reduce_follows_reduce_body:
         return "sum"
-    reduction = body_reduction(op.regions[0])
-    if reduction is None and len(op.results) > 1 and line.mixed_reduce_left_unreduced:
-        op.location.emit_error(
-            "sdy-insert-explicit-reshards: a reduce of several inputs with a body of mixed reductions over sharded "
-            "dimensions: jaxlib 0.12's Shardy leaves its partial results unreduced (a wrong result), pysdy refuses"
-        )
-        raise PassFailure()
-    return reduction
+    return body_reduction(op.regions[0])
 
 
 def reduction_axes_needing_all_reduce(

@@ -27,7 +27,7 @@ def _mesh_pieces(axes: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
     pieces: list[AxisRef] = []
     for axis in mesh.axes:
         cuts = sorted(bounds[axis.name])
-        if len(cuts) == 2:
+        if len(cuts) <= 2:  # whole (a size-1 axis has one cut)
             pieces.append(AxisRef(axis.name))
             continue
         pieces.extend(sub_axis(axis.name, low, high // low) for low, high in zip(cuts, cuts[1:]))

@@ -6,10 +6,6 @@ differs; the README and the closing notes count them.
 
 from __future__ import annotations
 
-ARGMAX_0_12 = (
-    "jax 0.12's insert-explicit-reshards leaves an argmax-like reduce's partial results without an all-reduce "
-    "(wrong values); pysdy refuses with an error on the reduce"
-)
 EMPTY_EDGES_0_12 = (
     "jax 0.12's sink-data-flow-edges writes an empty #sdy.propagation_edges<[]> that jaxlib's own parser rejects;"
     " pysdy refuses to write it, as the bindings cannot build it: no builder, the parser rejects it, bytecode keeps"
@@ -32,16 +28,6 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
     },
     "0.11": {},
     "0.12": {
-        'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[insert-reshards-full-default-argmax_and_argmin]': ARGMAX_0_12,
-        'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-default-argmax_and_argmin]': ARGMAX_0_12,
-        'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus[export-pipeline-collectives-cmv1-default-argmax_and_argmin]': ARGMAX_0_12,
-        'test/py/export/test_export_after_propagation.py::test_export_after_propagation_matches_cpp[export-with-collectives-argmax_and_argmin]': ARGMAX_0_12,
-        'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus_other_pipeline_modes[insert-reshards-full-dedup-argmax_and_argmin]': ARGMAX_0_12,
-        'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus_other_pipeline_modes[insert-reshards-full-debug-argmax_and_argmin]': ARGMAX_0_12,
-        'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus_other_pipeline_modes[export-pipeline-collectives-dedup-argmax_and_argmin]': ARGMAX_0_12,
-        'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus_other_pipeline_modes[export-pipeline-collectives-debug-argmax_and_argmin]': ARGMAX_0_12,
-        'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus_other_pipeline_modes[export-pipeline-collectives-cmv1-dedup-argmax_and_argmin]': ARGMAX_0_12,
-        'test/py/export/test_explicit_reshards.py::test_pass_matches_cpp_on_jax_corpus_other_pipeline_modes[export-pipeline-collectives-cmv1-debug-argmax_and_argmin]': ARGMAX_0_12,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[sink-data-flow-edges-debug-data_flow_edges]': EMPTY_EDGES_0_12,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[sink-data-flow-edges-debug-manual_computation]': EMPTY_EDGES_0_12,
         'test/py/export/test_export_passes.py::test_pass_matches_cpp_on_edge_case[sink-data-flow-edges-debug-manual_computation_edge_priority]': EMPTY_EDGES_0_12,

@@ -10,7 +10,6 @@ from jax_corpus import program_names
 from line_side import when
 from oracle import cpp_output
 
-from pysdy.versions import installed
 
 MARKING = {
     full: f"func.func(sdy-insert-explicit-reshards{{enable-full-version={full} mark-partial-result-with-unreduced-axes=true}})"
@@ -30,8 +29,6 @@ def test_pass_matches_cpp_on_jax_corpus(program, full):
     inputs = _inputs()
     if program not in inputs:
         pytest.skip("jaxlib's C++ pipeline fails on this program")
-    if program == "argmax_and_argmin" and full == "true" and installed().mixed_reduce_left_unreduced:
-        pytest.skip("pysdy refuses the argmax reduce on this line (test_explicit_reshards.py checks the refusal)")
     assert_same_output(inputs[program], MARKING[full])
 
 

@@ -9,7 +9,6 @@ import pytest
 import located_outcomes
 from child_process import ChildProcessCrash
 from line_side import when
-from pysdy import versions
 from reduction_kind_modules import reduction_kind_module
 
 pytestmark = when("unreduced_reduction_kinds")
@@ -40,7 +39,6 @@ _ERASE_DEAD_OPS = "func.func(canonicalize{enable-patterns=none region-simplify=d
 # three after 0.12 (openxla/shardy be7f7505, "Preserve custom reduction operations for unreduced axes").
 KIND_DROPPED = "the C++ writes a sum where pysdy keeps a max or min kind"
 KIND_DROP_REJECTED = "the C++ rejects a collective or reshard it built with a dropped kind (before any other error)"
-MIXED_REDUCE_REFUSED = "pysdy refuses the reduce whose partial results the C++ leaves unreduced"
 DEAD_PRIORITY_OP_CRASH = "the C++ crashes on unused ops with priorities; pysdy equals it on the module without them"
 KIND_CHANGE_REFUSED = "pysdy refuses to change a kind where the C++ goes on; with every kind a sum, the two agree"
 _KIND_CHANGE = re.compile(
@@ -55,9 +53,6 @@ def _compared(outcome: str) -> str:
 
 def _cpp_defect(actual: str, expected: str) -> str | None:
     """Which known defect of the C++ explains pysdy's `actual` differing from the C++'s `expected`, if one does."""
-    if actual.startswith("error: ") and "a body of mixed reductions" in actual:
-        # (The C++ may also fail, on invalid IR it built elsewhere, which it reports instead.)
-        return MIXED_REDUCE_REFUSED if versions.installed().mixed_reduce_left_unreduced else None
     if expected.startswith("error: "):
         dropped = "cannot change reduction_op of existing unreduced axes" in expected or re.search(
             r"cannot change the reduction operator of kept unreduced axes from (max|min) to sum", expected
