@@ -61,7 +61,7 @@ _PASS = "sdy-convert-global-to-local"
 SHARDING = "sdy.sharding"
 # StableHLO ops the C++ converts with a pattern of their own (pysdy: only where no shape changes).
 _OWN_PATTERN_OPS = frozenset(
-    "stablehlo." + name for name in "concatenate convolution gather pad reduce_window scatter select_and_scatter".split()
+    "stablehlo." + name for name in "convolution pad reduce_window scatter select_and_scatter".split()
 )
 # Ops whose regions return the values the op carries (a loop's regions also take them as arguments).
 _CARRYING_REGION_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.if"})
@@ -193,6 +193,10 @@ class _Conversion:
             return
         if name == "stablehlo.iota":
             return  # no operands, and its local form adds the device's offset
+        if name == "stablehlo.gather":
+            self.check_gather(op)
+        if name == "stablehlo.concatenate":
+            self.check_concatenate(op)
         if name.startswith("stablehlo."):
             if changes and name in _OWN_PATTERN_OPS:
                 _refuse(op, "with a dimension split across devices")
@@ -280,6 +284,30 @@ class _Conversion:
                 raise PassFailure()
         if op.name == "stablehlo.dynamic_slice":
             self.check_local_semantics(op)
+
+    def check_gather(self, op: ir.Operation) -> None:
+        """Locally, a gather takes the same start indices into the operand's part: an operand dimension split
+        across devices must be a batching dimension or be sliced whole."""
+        operand = self.value_sharding(op.operands[0])
+        if operand is None or not operand.dims:
+            return
+        numbers = stablehlo.GatherDimensionNumbers(op.attributes["dimension_numbers"])
+        sizes = list(ir.DenseI64ArrayAttr(op.attributes["slice_sizes"]))
+        full = op.operands[0].type.shape
+        for dim, dim_sharding in enumerate(operand.dims):
+            if not dim_sharding.axes or dim in numbers.operand_batching_dims:
+                continue
+            if sizes[dim] == 1:
+                _refuse(op, f"indexing into operand dimension {dim}, which is split across devices")
+            if sizes[dim] != full[dim]:
+                _refuse(op, f"taking part of split operand dimension {dim} (the C++ aborts)")
+
+    def check_concatenate(self, op: ir.Operation) -> None:
+        """The C++ concatenates local parts only along a dimension no operand or result is split on."""
+        dim = ir.IntegerAttr(op.attributes["dimension"]).value
+        shardings = [self.value_sharding(value) for value in op.operands] + self.result_shardings(op)
+        if any(s is not None and s.dims and s.dims[dim].axes for s in shardings):
+            _refuse(op, f"along dimension {dim}, which is split across devices (the C++ fails)")
 
     def check_manual_computation(self, op: ir.Operation) -> None:
         """Its body is inlined: the body must take the operands' and return the results' local types, split as
@@ -458,6 +486,8 @@ class _Conversion:
                     self.retype_arguments(region.blocks[0])
             for result, sharding in zip(op.results, self.result_shardings(op)):
                 result.set_type(self.local_type(result.type, sharding))
+            if name == "stablehlo.gather":
+                _localize_slice_sizes(op)
 
     def convert_func(self, func: ir.Operation) -> None:
         types = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
@@ -553,6 +583,17 @@ class _NotDivisible(Exception):
     def __init__(self, size: int, count: int):
         self.size = size
         self.count = count
+
+
+def _localize_slice_sizes(gather: ir.Operation) -> None:
+    """A gather's slice sizes along the operand dimensions it takes whole (checked), those of its local operand."""
+    numbers = stablehlo.GatherDimensionNumbers(gather.attributes["dimension_numbers"])
+    local = gather.operands[0].type.shape
+    sizes = [
+        size if size == 1 or dim in numbers.operand_batching_dims else min(size, local[dim])
+        for dim, size in enumerate(ir.DenseI64ArrayAttr(gather.attributes["slice_sizes"]))
+    ]
+    gather.attributes["slice_sizes"] = ir.DenseI64ArrayAttr.get(sizes)
 
 
 def _mesh_or_ref(sharding: TensorSharding) -> ir.Attribute:
