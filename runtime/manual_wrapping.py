@@ -1,7 +1,8 @@
 """A per-device module as a global one whose `@main` is one fully manual computation, the form JAX's jit (through
 XLA's Shardy partitioner) compiles and calls with global arrays, as it does shard_map.
 
-A module without any sharding on `@main` needs no wrapping: nothing in it is split. Otherwise
+A module whose `@main` splits nothing (no sharding names an axis of more than one device) needs no wrapping: its
+shardings are dropped. Otherwise
 `@main` gets back its global argument and result types, with their shardings; its body becomes the body of an
 `sdy.manual_computation` over every axis of the mesh, taking and giving the same shardings, so XLA partitions
 nothing and runs pysdy's per-device code on each device. Shardings inside name axes that are manual there, so the
@@ -31,8 +32,11 @@ def wrap_in_manual_computation(module: ir.Module, global_types: ir.FunctionType)
     given = _padded(arg_shardings(main), len(global_types.inputs)) + _padded(
         result_shardings(main), len(global_types.results)
     )
-    if all(sharding is None for sharding in given):
-        _drop_inner_shardings(module, main)  # nothing split: the module is its own per-device program
+    if not any(_splits(sharding, meshes) for sharding in given):
+        # Nothing split (on one device, say): the module is its own per-device program.
+        set_arg_attrs(main, {i: None for i in range(num_arguments(main))}, "sdy.sharding")
+        set_result_attrs(main, {i: None for i in range(num_results(main))}, "sdy.sharding")
+        _drop_inner_shardings(module, main)
         return
     mesh_ref = _one_mesh_ref(given, meshes)
     shardings = [
@@ -82,6 +86,12 @@ def _drop_inner_shardings(module: ir.Module, main: ir.Operation) -> None:
     for name in MAIN_SHARDING_RECORDS:
         if name in attributes:
             del attributes[name]
+
+
+def _splits(sharding, meshes: MeshTable) -> bool:
+    return sharding is not None and any(
+        axis.size(meshes.of(sharding)) > 1 for dim in sharding.dims for axis in dim.axes
+    )
 
 
 def _padded(shardings: list, count: int) -> list:

@@ -21,16 +21,22 @@ PARTITIONED = {
     "transformer_block_grad": "stablehlo.all_reduce",
     "mesh_1d_data_parallel": "stablehlo.all_reduce",
     "sharding_constraints_on_intermediates": "stablehlo.all_gather",
+    "while_loop_power_iteration": "stablehlo.all_gather",
+    "scan_over_layers": "stablehlo.all_reduce",
+    "shard_map_psum": "stablehlo.all_reduce",
 }
-# Programs with loops, which pysdy's conversion to local shapes does not handle yet.
-FALLING_BACK = ("scan_over_layers", "while_loop_power_iteration")
+# Programs with a convolution, and a gather indexing a split dimension, which pysdy's conversion to local shapes does
+# not handle yet.
+FALLING_BACK = ("conv2d_nhwc", "embedding_grad")
+# Programs plain JAX runs on their mesh only (a constraint naming it, a shard_map).
+_REFERENCE_ON_MESH = ("sharding_constraints_on_intermediates", "shard_map_psum")
 
 
 def _run(name: str):
     program = corpus_programs()[name]
     before = pysdy.jax.hook_summary()
     with ROUTE("pysdy"):
-        run = run_both(program, reference_on_mesh=name == "sharding_constraints_on_intermediates")
+        run = run_both(program, reference_on_mesh=name in _REFERENCE_ON_MESH)
     after = pysdy.jax.hook_summary()
     assert after.compiles > before.compiles, "the call did not compile through pysdy"
     for index, (partitioned, reference) in enumerate(zip(run.partitioned, run.reference)):
