@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import sdy
+from jaxlib.mlir.dialects import sdy, stablehlo
 
 from pysdy.dialects.ir_memo import ir_memo
 
@@ -114,11 +114,19 @@ class AxisRef:
 
     @classmethod
     def from_attr(cls, attr: ir.Attribute) -> AxisRef:
-        ref = sdy.AxisRefAttr(attr)
+        return cls._from(sdy.AxisRefAttr(attr), sdy.SubAxisInfoAttr)
+
+    @classmethod
+    def from_stablehlo_attr(cls, attr: ir.Attribute) -> AxisRef:
+        """`#stablehlo.axis_ref<name = "x">`, as a ReplicaGroupV3 collective names its axes."""
+        return cls._from(stablehlo.AxisRefAttr(attr), stablehlo.SubAxisInfoAttr)
+
+    @classmethod
+    def _from(cls, ref, sub_axis_info_type) -> AxisRef:
         info = ref.sub_axis_info
         if info is None:
             return cls(ref.name)
-        info = sdy.SubAxisInfoAttr(info)
+        info = sub_axis_info_type(info)
         return cls(ref.name, SubAxisInfo(info.pre_size, info.size))
 
     def to_attr(self) -> ir.Attribute:

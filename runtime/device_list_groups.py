@@ -14,7 +14,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from pysdy.dialects.sdy import AxisRef, Mesh, MeshAxis, SubAxisInfo
+from pysdy.dialects.sdy import AxisRef, Mesh, MeshAxis
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.export.reshard_ir import MeshTable
 from pysdy.passes.gspmd.replica_groups import replica_groups
@@ -29,7 +29,7 @@ def with_device_list_groups(module: ir.Operation) -> None:
         if not stablehlo.ReplicaGroupMeshAxesAttr.isinstance(groups):
             continue
         groups = stablehlo.ReplicaGroupMeshAxesAttr(groups)
-        axes = [_axis(ref) for ref in groups.axes]
+        axes = [AxisRef.from_stablehlo_attr(ref) for ref in groups.axes]
         op.attributes["replica_groups"] = ir.DenseElementsAttr.get(replica_groups(axes, _mesh(groups.mesh, meshes)))
 
 
@@ -44,12 +44,3 @@ def _mesh(attr: ir.Attribute, meshes: MeshTable) -> Mesh:
         device_ids = mesh.device_ids
         return Mesh(axes, tuple(int(i) for i in device_ids) if device_ids is not None else ())
     return Mesh.from_attr(attr)
-
-
-def _axis(attr: ir.Attribute) -> AxisRef:
-    ref = stablehlo.AxisRefAttr(attr)
-    info = ref.sub_axis_info
-    if info is None:
-        return AxisRef(ref.name)
-    info = stablehlo.SubAxisInfoAttr(info)
-    return AxisRef(ref.name, SubAxisInfo(info.pre_size, info.size))

@@ -32,6 +32,12 @@ def wrap_in_manual_computation(module: ir.Module, global_types: ir.FunctionType)
     given = _padded(arg_shardings(main), len(global_types.inputs)) + _padded(
         result_shardings(main), len(global_types.results)
     )
+    partial = [index for index, sharding in enumerate(given) if sharding is not None and sharding.unreduced]
+    if partial:
+        raise RuntimeInputError(
+            f"@main's {_value_name(partial[0], len(global_types.inputs))} has unreduced axes: the pysdy route hands XLA "
+            "no partial values (XLA would report the value replicated)"
+        )
     if not any(_splits(sharding, meshes) for sharding in given):
         # Nothing split (on one device, say): the module is its own per-device program.
         set_arg_attrs(main, {i: None for i in range(num_arguments(main))}, "sdy.sharding")
@@ -86,6 +92,10 @@ def _drop_inner_shardings(module: ir.Module, main: ir.Operation) -> None:
     for name in MAIN_SHARDING_RECORDS:
         if name in attributes:
             del attributes[name]
+
+
+def _value_name(index: int, arguments: int) -> str:
+    return f"argument {index}" if index < arguments else f"result {index - arguments}"
 
 
 def _splits(sharding, meshes: MeshTable) -> bool:

@@ -181,6 +181,13 @@ class _Conversion:
         if name in ("func.func", "sdy.mesh", "sdy.constant"):
             if name == "sdy.constant" and changes and not _is_splat(op):
                 _refuse(op, "a constant split across devices that is not one repeated value (or is complex)")
+            if name == "sdy.constant" and any(s is not None and s.unreduced for s in self.result_shardings(op)):
+                op.location.emit_error(
+                    f"{_PASS}: 'sdy.constant' with unreduced axes: every device would hold the whole value as its "
+                    "partial one, and their sum would count it once per device (XLA's own route zeroes all copies "
+                    "but one): on local parts it would compute wrong values"
+                )
+                raise PassFailure()
             return
         if name in _COLLECTIVES:
             self.check_collective(op)
@@ -237,7 +244,7 @@ class _Conversion:
         and a dot reading, along a split contracting dimension, an operand padded with anything but zeros."""
         operands = [self.value_sharding(value) for value in op.operands]
         results = self.result_shardings(op)
-        split = [s for s in operands + results if self.local_dims(s)]
+        split = [s for s in operands + results if self.local_dims(s) or (s is not None and s.unreduced)]
         if not split:
             return
         problem = local_problem(op, operands, results, self.meshes.of(split[0]))
@@ -323,6 +330,8 @@ class _Conversion:
             outer_sharding = self.value_sharding(outer)
             if self.local_dims(outer_sharding) != self.local_dims(sharding):
                 _refuse(op, "passing a value split otherwise than its in/out sharding says")
+            if set(outer_sharding.unreduced if outer_sharding is not None else ()) != set(sharding.unreduced):
+                _refuse(op, "passing a value partial along other axes than its in/out sharding says")
             inner_sharding = _without_axes(sharding, manual)
             if self.local_dims(self.value_sharding(inner)) != self.local_dims(inner_sharding):
                 _refuse(op, "whose body passes a value split otherwise than its in/out sharding says")
