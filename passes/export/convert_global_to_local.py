@@ -244,7 +244,12 @@ class _Conversion:
         and a dot reading, along a split contracting dimension, an operand padded with anything but zeros."""
         operands = [self.value_sharding(value) for value in op.operands]
         results = self.result_shardings(op)
-        split = [s for s in operands + results if self.local_dims(s) or (s is not None and s.unreduced)]
+        # (a result unreduced along axes no operand is: partial values made from whole ones, unless a split reduction
+        # makes them, which local_problem asks)
+        made_partial = {a for s in results if s is not None for a in s.unreduced} - {
+            a for s in operands if s is not None for a in s.unreduced
+        }
+        split = [s for s in operands + results if self.local_dims(s) or (s is not None and made_partial)]
         if not split:
             return
         problem = local_problem(op, operands, results, self.meshes.of(split[0]))

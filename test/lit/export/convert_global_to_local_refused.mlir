@@ -119,3 +119,14 @@ func.func @replicated_constant_marked_unreduced() -> (tensor<8x4xf32> {sdy.shard
   } : (tensor<f32>) -> tensor<8x4xf32>
   return %1 : tensor<8x4xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+
+func.func @whole_values_marked_unreduced(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+  // expected-error@+1 {{sdy-convert-global-to-local: 'stablehlo.convert' with unreduced axes on a result that are not the axes its split reduction leaves partial: on local parts it would compute wrong values}}
+  %0 = stablehlo.convert %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}], unreduced={"x"}>]>} : tensor<8xf32>
+  %1 = sdy.all_reduce {"x"} %0 out_sharding=<@mesh, [{}]> : tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
