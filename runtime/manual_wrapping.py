@@ -1,8 +1,8 @@
 """A per-device module as a global one whose `@main` is one fully manual computation, the form JAX's jit (through
 XLA's Shardy partitioner) compiles and calls with global arrays, as it does shard_map.
 
-A module whose `@main` splits nothing (no sharding names an axis of more than one device) needs no wrapping: its
-shardings are dropped. Otherwise
+A module for one partition, or without any sharding on `@main` but on an empty mesh, needs no wrapping: nothing in
+it is split (its shardings are dropped). Otherwise
 `@main` gets back its global argument and result types, with their shardings; its body becomes the body of an
 `sdy.manual_computation` over every axis of the mesh, taking and giving the same shardings, so XLA partitions
 nothing and runs pysdy's per-device code on each device. Shardings inside name axes that are manual there, so the
@@ -21,11 +21,11 @@ from pysdy.passes.common.func_attrs import set_arg_attrs, set_result_attrs
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.values import type_rank
 from pysdy.passes.export.convert_global_to_local import MAIN_SHARDING_RECORDS
-from pysdy.passes.export.reshard_ir import MeshTable
+from pysdy.passes.export.reshard_ir import MeshTable, is_empty_mesh
 from pysdy.runtime.errors import RuntimeInputError
 from pysdy.runtime.module_info import main_function
 
-def wrap_in_manual_computation(module: ir.Module, global_types: ir.FunctionType) -> None:
+def wrap_in_manual_computation(module: ir.Module, global_types: ir.FunctionType, partitions: int) -> None:
     """Rewrites the per-device `module` in place into its global, fully manual form (see the module docstring)."""
     main = main_function(module)
     meshes = MeshTable(module.operation)
@@ -38,15 +38,15 @@ def wrap_in_manual_computation(module: ir.Module, global_types: ir.FunctionType)
             f"@main's {_value_name(partial[0], len(global_types.inputs))} has unreduced axes: the pysdy route hands XLA "
             "no partial values (XLA would report the value replicated)"
         )
-    if not any(_splits(sharding, meshes) for sharding in given):
-        # Nothing split (on one device, say): the module is its own per-device program.
+    if partitions == 1 or all(sharding is None or is_empty_mesh(meshes.of(sharding)) for sharding in given):
+        # One device, or no sharding on a mesh with axes: the module is its own per-device program.
         set_arg_attrs(main, {i: None for i in range(num_arguments(main))}, "sdy.sharding")
         set_result_attrs(main, {i: None for i in range(num_results(main))}, "sdy.sharding")
         _drop_inner_shardings(module, main)
         return
     mesh_ref = _one_mesh_ref(given, meshes)
-    shardings = [
-        s if s is not None else TensorSharding.fully_closed(mesh_ref, type_rank(t))
+    shardings = [  # (a sharding on an empty mesh is replicated on any)
+        s if s is not None and not is_empty_mesh(meshes.of(s)) else TensorSharding.fully_closed(mesh_ref, type_rank(t))
         for s, t in zip(given, list(global_types.inputs) + list(global_types.results))
     ]
     inputs, outputs = shardings[: len(global_types.inputs)], shardings[len(global_types.inputs) :]
@@ -98,19 +98,13 @@ def _value_name(index: int, arguments: int) -> str:
     return f"argument {index}" if index < arguments else f"result {index - arguments}"
 
 
-def _splits(sharding, meshes: MeshTable) -> bool:
-    return sharding is not None and any(
-        axis.size(meshes.of(sharding)) > 1 for dim in sharding.dims for axis in dim.axes
-    )
-
-
 def _padded(shardings: list, count: int) -> list:
     return list(shardings) + [None] * (count - len(shardings))
 
 
 def _one_mesh_ref(shardings: list, meshes: MeshTable):
     """The mesh (as the shardings name it) of every sharding; the pysdy route runs on one mesh."""
-    found = {meshes.of(s): s.mesh for s in shardings if s is not None}
+    found = {meshes.of(s): s.mesh for s in shardings if s is not None and not is_empty_mesh(meshes.of(s))}
     if len(found) != 1:
         raise RuntimeInputError(f"pysdy's per-device program spans {len(found)} meshes; the pysdy route needs one")
     return next(iter(found.values()))

@@ -93,8 +93,9 @@ def prepare_for_xla(module: ir.Module, route: str) -> list[str]:
     """
     if route == PARTITIONING_ROUTE:
         global_types = function_type(main_function(module))
-        run_pipeline(module, parse_pipeline(partitioning_steps(_partitions(module))))
-        wrap_in_manual_computation(module, global_types)
+        partitions = _partitions(module)
+        run_pipeline(module, parse_pipeline(partitioning_steps(partitions)))
+        wrap_in_manual_computation(module, global_types, partitions)
         return []
     if route == "gspmd":
         refuse_unreduced_from_replicated(module)

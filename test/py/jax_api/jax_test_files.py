@@ -85,12 +85,13 @@ def run_test_file(
     verify: bool = False,
     timeout_seconds: float = 3600,
     folder: str | None = None,
+    route: str = "sdy",
 ) -> FileRun:
-    """Runs `file_name` (or only `test_ids` of it) from `folder`, by default reference_folder(); child logs and records
-    go to work_dir."""
+    """Runs `file_name` (or only `test_ids` of it) from `folder`, by default reference_folder(), hooked on `route`;
+    child logs and records go to work_dir."""
     folder = folder or reference_folder()
     os.makedirs(work_dir, exist_ok=True)
-    stem = os.path.join(work_dir, f"{file_name.removesuffix('.py')}.{'hooked' if hooked else 'plain'}")
+    stem = os.path.join(work_dir, f"{file_name.removesuffix('.py')}.{f'hooked-{route}' if hooked else 'plain'}")
     deselect_path = f"{stem}.deselect"
     open(deselect_path, "w").close()
     targets = [os.path.join(folder, test_id) for test_id in test_ids or (file_name,)]
@@ -101,7 +102,7 @@ def run_test_file(
     while True:
         attempt = f"{stem}.{len(deaths)}"
         start = time.monotonic()
-        returncode = _run_child(folder, targets, attempt, deselect_path, hooked, verify, timeout_seconds)
+        returncode = _run_child(folder, targets, attempt, deselect_path, hooked, verify, timeout_seconds, route)
         seconds += time.monotonic() - start
         records = _read_records(f"{attempt}.outcomes.jsonl")
         collect_errors = [record["collect_error"] for record in records if "collect_error" in record]
@@ -130,7 +131,7 @@ def run_test_file(
     return FileRun(outcomes, seconds, tuple(deaths), None, _added_up(summaries) if hooked and summaries else None)
 
 
-def _run_child(folder, targets, attempt, deselect_path, hooked, verify, timeout_seconds) -> int | None:
+def _run_child(folder, targets, attempt, deselect_path, hooked, verify, timeout_seconds, route) -> int | None:
     """The child's return code (negative: killed by that signal), or None if it ran out of time and was killed."""
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("PYSDY_", "JAX_PYSDY"))}
     environment.update(
@@ -143,6 +144,7 @@ def _run_child(folder, targets, attempt, deselect_path, hooked, verify, timeout_
     if hooked:
         plugins += ["-p", "pysdy_hook_plugin"]
         environment[SUMMARY_FILE] = f"{attempt}.summary.json"
+        environment["PYSDY_JAX_ROUTE"] = route
         if verify:
             environment["PYSDY_JAX_VERIFY"] = "1"
     command = [sys.executable, "-m", "pytest", *plugins, "-p", "no:cacheprovider", "-q", "-rA"]

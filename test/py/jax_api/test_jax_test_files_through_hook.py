@@ -1,5 +1,6 @@
-"""JAX's own test files, each run whole in child processes without and with pysdy's hook (in verify mode): every test
-that passes plainly passes hooked, no hooked child dies, and the hook's verify mode finds no difference."""
+"""JAX's own test files, each run whole in child processes without and with pysdy's hook (in verify mode, on the sdy
+and the pysdy route): every test that passes plainly passes hooked, no hooked child dies, and the hook's verify mode
+finds no difference."""
 
 from __future__ import annotations
 
@@ -14,15 +15,19 @@ TIMEOUT_SECONDS = 3600
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("route", ["sdy", "pysdy"])
 @pytest.mark.parametrize("file_name", FILES)
-def test_every_plain_pass_passes_through_the_hook(file_name, tmp_path):
+def test_every_plain_pass_passes_through_the_hook(file_name, route, tmp_path):
+    """On the default route, and on the pysdy route (pysdy partitions; what it refuses falls back with a warning)."""
     pytest.importorskip("absl", reason="JAX's test files need absl-py")
     if not os.path.exists(os.path.join(reference_folder(), file_name)):
         pytest.skip(f"no reference copy of {file_name} at {reference_folder()}")
     plain = run_test_file(file_name, str(tmp_path), hooked=False, timeout_seconds=TIMEOUT_SECONDS)
     if plain.import_error is not None:
         pytest.skip(f"{file_name} does not import on jax {jax.__version__}: {plain.import_error}")
-    hooked = run_test_file(file_name, str(tmp_path), hooked=True, verify=True, timeout_seconds=TIMEOUT_SECONDS)
+    hooked = run_test_file(
+        file_name, str(tmp_path), hooked=True, verify=True, timeout_seconds=TIMEOUT_SECONDS, route=route
+    )
     missing = RecordedOutcome("not run", "")
     lost = [
         f"{test_id}: {hooked.outcomes.get(test_id, missing).outcome}: {hooked.outcomes.get(test_id, missing).message}"
