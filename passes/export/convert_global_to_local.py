@@ -61,10 +61,14 @@ _PASS = "sdy-convert-global-to-local"
 SHARDING = "sdy.sharding"
 # StableHLO ops the C++ converts with a pattern of their own (pysdy: only where no shape changes).
 _OWN_PATTERN_OPS = frozenset(
-    "stablehlo." + name for name in "convolution pad reduce_window scatter select_and_scatter".split()
+    "stablehlo." + name for name in "pad reduce_window scatter select_and_scatter".split()
 )
 # Ops whose regions return the values the op carries (a loop's regions also take them as arguments).
 _CARRYING_REGION_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.if"})
+_CONVOLUTION_ATTRIBUTES = frozenset(
+    "window_strides padding lhs_dilation rhs_dilation window_reversal dimension_numbers feature_group_count "
+    "batch_group_count precision_config".split()
+)
 _SLICES = frozenset({"stablehlo.slice", "stablehlo.dynamic_slice"})
 # Ops the C++ rewrites (local_rewrites.py) where a sharding of theirs names an axis, else keeps.
 _REWRITTEN = _SLICES | {"stablehlo.iota"}
@@ -204,6 +208,8 @@ class _Conversion:
             self.check_gather(op)
         if name == "stablehlo.concatenate":
             self.check_concatenate(op)
+        if name == "stablehlo.convolution":
+            self.check_convolution(op)
         if name.startswith("stablehlo."):
             if changes and name in _OWN_PATTERN_OPS:
                 _refuse(op, "with a dimension split across devices")
@@ -313,6 +319,23 @@ class _Conversion:
                 _refuse(op, f"indexing into operand dimension {dim}, which is split across devices")
             if sizes[dim] != full[dim]:
                 _refuse(op, f"taking part of split operand dimension {dim} (the C++ aborts)")
+
+    def check_convolution(self, op: ir.Operation) -> None:
+        """A window sliding over a dimension split across devices would need its neighbours' elements (a halo); the
+        C++ convolves each part alone."""
+        numbers = stablehlo.ConvDimensionNumbers(op.attributes["dimension_numbers"])
+        spatial = (
+            (self.value_sharding(op.operands[0]), numbers.input_spatial_dimensions),
+            (self.value_sharding(op.operands[1]), numbers.kernel_spatial_dimensions),
+            (self.result_shardings(op)[0], numbers.output_spatial_dimensions),
+        )
+        for sharding, dims in spatial:
+            if any(self.local_dims(sharding) and self.local_dims(sharding)[dim] for dim in dims):
+                op.location.emit_error(
+                    f"{_PASS}: 'stablehlo.convolution' with a spatial dimension split across devices (each part's "
+                    "windows would miss its neighbours' elements): on local parts it would compute wrong values"
+                )
+                raise PassFailure()
 
     def check_concatenate(self, op: ir.Operation) -> None:
         """The C++ concatenates local parts only along a dimension no operand or result is split on."""
@@ -441,13 +464,16 @@ class _Conversion:
         self.collectives = CollectiveBuilder(channel, self.options.enable_rgv3)
         manual_computations = [op for op in self.ops if op.name == "sdy.manual_computation"]
         # Read before converting replaces the ops that make them: the shardings of ops the C++ rewrites.
-        operand_shardings = [self.value_sharding(op.operands[0]) if _takes_operand_sharding(op) else None for op in self.ops]
+        operand_shardings = [
+            [self.value_sharding(value) for value in op.operands] if _reads_operand_shardings(op) else None
+            for op in self.ops
+        ]
         rewritten = [
             op.name in _COLLECTIVES or (op.name in _REWRITTEN and self.names_axes(op)) for op in self.ops
         ]
         unfinished = [self.unfinished_axes(op) for op in self.ops]
-        for op, operand_sharding, rewrite, axes in zip(self.ops, operand_shardings, rewritten, unfinished):
-            self.convert(op, operand_sharding, rewrite)
+        for op, shardings, rewrite, axes in zip(self.ops, operand_shardings, rewritten, unfinished):
+            self.convert(op, shardings, rewrite)
             if axes:
                 sharding = next(s for s in [self.value_sharding(op.operands[0]), *self.result_shardings(op)] if s)
                 mesh_or_ref = _mesh_or_ref(sharding)
@@ -480,7 +506,8 @@ class _Conversion:
                 recorded.append(dataclasses.replace(sharding, mesh=self.meshes.of(sharding)))
             self.module.attributes[name] = TensorShardingPerValue(tuple(recorded)).to_attr()
 
-    def convert(self, op: ir.Operation, operand_sharding: Optional[TensorSharding], rewrite: bool) -> None:
+    def convert(self, op: ir.Operation, operand_shardings: Optional[list], rewrite: bool) -> None:
+        """`operand_shardings`: those of the ops that read them to convert, taken before any op was converted."""
         name = op.name
         if name == "func.func":
             self.convert_func(op)
@@ -489,7 +516,7 @@ class _Conversion:
         elif rewrite:
             with ir.InsertionPoint(op), op.location:
                 if name in _COLLECTIVES:
-                    result = self.convert_collective(op, operand_sharding)
+                    result = self.convert_collective(op, operand_shardings[0] if operand_shardings else None)
                 else:
                     result = self.rewrite(op)
             op.results[0].replace_all_uses_with(result)
@@ -502,6 +529,8 @@ class _Conversion:
                 result.set_type(self.local_type(result.type, sharding))
             if name == "stablehlo.gather":
                 _localize_slice_sizes(op)
+            if name == "stablehlo.convolution" and self.names_axes_in(operand_shardings + self.result_shardings(op)):
+                self.localize_convolution(op, operand_shardings)
 
     def convert_func(self, func: ir.Operation) -> None:
         types = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
@@ -539,6 +568,27 @@ class _Conversion:
         if not known:
             return []
         return unfinished_reduction_axes(op, operands, results, self.meshes.of(known[0]))
+
+    def localize_convolution(self, conv: ir.Operation, operand_shardings: list) -> None:
+        """As the C++ makes it anew: its group counts divided by the splits of the dimensions they group, and no
+        attribute but a convolution's own."""
+        numbers = stablehlo.ConvDimensionNumbers(conv.attributes["dimension_numbers"])
+        lhs, rhs = operand_shardings
+        for name, sharding, dim in (
+            ("feature_group_count", rhs, numbers.kernel_output_feature_dimension),
+            ("batch_group_count", lhs, numbers.input_batch_dimension),
+        ):
+            count = ir.IntegerAttr(conv.attributes[name]).value
+            axes = sharding.dims[dim].axes if sharding is not None and sharding.dims else ()
+            if count > 1 and axes:
+                count //= min(count, math.prod(axis.size(self.meshes.of(sharding)) for axis in axes))
+            conv.attributes[name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), count)
+        for name in [getattr(entry, "name", entry) for entry in conv.attributes]:
+            if name not in _CONVOLUTION_ATTRIBUTES:
+                del conv.attributes[name]
+
+    def names_axes_in(self, shardings: list) -> bool:
+        return any(dim.axes for sharding in shardings if sharding is not None for dim in sharding.dims)
 
     def names_axes(self, op: ir.Operation) -> bool:
         """Whether a sharding of the op's operands or results names any axis (the C++ then rewrites iotas and
@@ -614,8 +664,8 @@ def _mesh_or_ref(sharding: TensorSharding) -> ir.Attribute:
     return ir.FlatSymbolRefAttr.get(sharding.mesh) if isinstance(sharding.mesh, str) else sharding.mesh.to_attr()
 
 
-def _takes_operand_sharding(op: ir.Operation) -> bool:
-    return op.name in ("sdy.collective_permute", "sdy.reduce_scatter")
+def _reads_operand_shardings(op: ir.Operation) -> bool:
+    return op.name in ("sdy.collective_permute", "sdy.reduce_scatter", "stablehlo.convolution")
 
 
 def _manual_axes(manual: ir.Operation) -> frozenset[str]:

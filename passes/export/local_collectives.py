@@ -3,7 +3,7 @@
 Each takes the local (per-device) value and gives the local result. Groups of
 devices are global device ids (`use_global_device_ids`): a dense
 `[groups, group size]` array (`replica_groups`), or with `enable-rgv3` the
-mesh and the axes themselves (ReplicaGroupV3) where no axis is a sub-axis.
+mesh and the axes themselves (ReplicaGroupV3, sub-axes too).
 Every collective gets the next channel id, device to device. A device's
 offset along a sliced dimension is read from a table of every device's
 offset, indexed by its partition id.
@@ -56,8 +56,8 @@ class CollectiveBuilder:
     def _groups(self, axes: Sequence[AxisRef], mesh: Mesh, mesh_or_ref: ir.Attribute) -> tuple[ir.Attribute, int]:
         """The replica groups of a collective over `axes`, and how many devices each group has."""
         size = math.prod(axis.size(mesh) for axis in axes)
-        if self.rgv3 and all(axis.sub_axis is None for axis in axes):
-            refs = ir.ArrayAttr.get([stablehlo.AxisRefAttr.get(axis.name) for axis in axes])
+        if self.rgv3:
+            refs = ir.ArrayAttr.get([_stablehlo_axis_ref(axis) for axis in axes])
             return stablehlo.ReplicaGroupMeshAxesAttr.get(mesh_or_ref, refs), size
         return ir.DenseElementsAttr.get(replica_groups(axes, mesh)), size
 
@@ -181,6 +181,13 @@ class CollectiveBuilder:
             source_target_pairs=ir.DenseElementsAttr.get(pairs),
             channel_handle=self._next_channel(),
         )
+
+
+def _stablehlo_axis_ref(axis: AxisRef) -> ir.Attribute:
+    if axis.sub_axis is None:
+        return stablehlo.AxisRefAttr.get(axis.name)
+    info = stablehlo.SubAxisInfoAttr.get(axis.sub_axis.pre_size, axis.sub_axis.size)
+    return stablehlo.AxisRefAttr.get(axis.name, info)
 
 
 def shard_index(device: int, axes: Sequence[AxisRef], mesh: Mesh) -> int:

@@ -40,7 +40,7 @@ from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.sharding_projection import ShardingProjection
 
 # How each op with a split reduction factor reduces, where its rule alone does not say (a reduce: its body).
-_DOT_REDUCTION = {"stablehlo.dot": "sum", "stablehlo.dot_general": "sum"}
+_DOT_REDUCTION = {"stablehlo.dot": "sum", "stablehlo.dot_general": "sum", "stablehlo.convolution": "sum"}
 # Ops whose partial results the pass itself finishes where no sdy collective reads them.
 _FINISHED_BY_THE_PASS = frozenset({*_DOT_REDUCTION, "stablehlo.reduce"})
 
