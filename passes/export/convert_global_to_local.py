@@ -61,7 +61,7 @@ _PASS = "sdy-convert-global-to-local"
 SHARDING = "sdy.sharding"
 # StableHLO ops the C++ converts with a pattern of their own (pysdy: only where no shape changes).
 _OWN_PATTERN_OPS = frozenset(
-    "stablehlo." + name for name in "pad reduce_window scatter select_and_scatter".split()
+    "stablehlo." + name for name in "select_and_scatter".split()
 )
 # Ops whose regions return the values the op carries (a loop's regions also take them as arguments).
 _CARRYING_REGION_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.if"})
@@ -69,6 +69,7 @@ _CONVOLUTION_ATTRIBUTES = frozenset(
     "window_strides padding lhs_dilation rhs_dilation window_reversal dimension_numbers feature_group_count "
     "batch_group_count precision_config".split()
 )
+_PAD_ATTRIBUTES = frozenset({"edge_padding_low", "edge_padding_high", "interior_padding"})
 _SLICES = frozenset({"stablehlo.slice", "stablehlo.dynamic_slice"})
 # Ops the C++ rewrites (local_rewrites.py) where a sharding of theirs names an axis, else keeps.
 _REWRITTEN = _SLICES | {"stablehlo.iota"}
@@ -210,6 +211,12 @@ class _Conversion:
             self.check_concatenate(op)
         if name == "stablehlo.convolution":
             self.check_convolution(op)
+        if name == "stablehlo.reduce_window":
+            self.check_reduce_window(op)
+        if name == "stablehlo.pad":
+            self.check_pad(op)
+        if name == "stablehlo.scatter":
+            self.check_scatter(op)
         if name.startswith("stablehlo."):
             if changes and name in _OWN_PATTERN_OPS:
                 _refuse(op, "with a dimension split across devices")
@@ -336,6 +343,55 @@ class _Conversion:
                     "windows would miss its neighbours' elements): on local parts it would compute wrong values"
                 )
                 raise PassFailure()
+
+    def check_reduce_window(self, op: ir.Operation) -> None:
+        """The C++ reduces each part alone: a split dimension must be one the window passes over element by element
+        (size, stride and dilations 1, no padding); it aborts on any other."""
+        rank = type_rank(op.operands[0].type)
+        window = _i64s(op, "window_dimensions", [1] * rank)
+        checks = [window] + [_i64s(op, key, [1] * rank) for key in ("window_strides", "base_dilations", "window_dilations")]
+        padding = _padding_pairs(op, rank)
+        for value in op.operands[: len(op.results)]:
+            for dim, axes in enumerate(_axes_per_dim(self.value_sharding(value), rank)):
+                if axes and (any(values[dim] != 1 for values in checks) or padding[dim] != (0, 0)):
+                    _refuse(op, f"with a window over split dimension {dim} (the C++ aborts)")
+
+    def check_pad(self, op: ir.Operation) -> None:
+        """Padding along a split dimension moves elements between parts; the C++ pads locally only where it pads no
+        split dimension."""
+        rank = type_rank(op.operands[0].type)
+        operand, result = self.value_sharding(op.operands[0]), self.result_shardings(op)[0]
+        if _axes_per_dim(operand, rank) != _axes_per_dim(result, rank) and (operand is not None and operand.dims):
+            _refuse(op, "with an operand and result split differently (the C++ aborts: a reshard is missing)")
+        paddings = [_i64s(op, key, [0] * rank) for key in ("edge_padding_low", "edge_padding_high", "interior_padding")]
+        for dim, axes in enumerate(_axes_per_dim(operand, rank)):
+            if axes and any(values[dim] for values in paddings):
+                _refuse(op, f"padding split dimension {dim}")
+
+    def check_scatter(self, op: ir.Operation) -> None:
+        """Locally, a scatter puts each update at the same indices into the operand's part: an operand dimension split
+        across devices must be a batching dimension or a window the updates cover whole."""
+        count = len(op.results)
+        operand_rank = type_rank(op.operands[0].type)
+        numbers = stablehlo.ScatterDimensionNumbers(op.attributes["scatter_dimension_numbers"])
+        indexed = set(numbers.scattered_dims_to_operand_dims) | set(numbers.inserted_window_dims)
+        batching = set(numbers.input_batching_dims)
+        windows = [dim for dim in range(operand_rank) if dim not in set(numbers.inserted_window_dims) | batching]
+        update_shape = op.operands[count + 1].type.shape
+        updates = self.value_sharding(op.operands[count + 1])
+        update_batching = set(numbers.update_window_dims)
+        for dim, axes in enumerate(_axes_per_dim(updates, len(update_shape))):
+            if axes and dim not in update_batching and not _is_update_batch_dim(dim, numbers, updates):
+                _refuse(op, f"with updates split along scatter dimension {dim} (the C++ masks and all-reduces them)")
+        for value in op.operands[:count]:
+            for dim, axes in enumerate(_axes_per_dim(self.value_sharding(value), operand_rank)):
+                if not axes or dim in batching:
+                    continue
+                if dim in indexed:
+                    _refuse(op, f"scattering into operand dimension {dim}, which is split across devices")
+                update_dim = numbers.update_window_dims[windows.index(dim)]
+                if update_shape[update_dim] != value.type.shape[dim]:
+                    _refuse(op, f"with updates covering part of split operand dimension {dim}")
 
     def check_concatenate(self, op: ir.Operation) -> None:
         """The C++ concatenates local parts only along a dimension no operand or result is split on."""
@@ -529,6 +585,8 @@ class _Conversion:
                 result.set_type(self.local_type(result.type, sharding))
             if name == "stablehlo.gather":
                 _localize_slice_sizes(op)
+            if name == "stablehlo.pad" and operand_shardings is not None and self.names_axes_in(operand_shardings[:1]):
+                _keep_only(op, _PAD_ATTRIBUTES)  # made anew by the C++ where its operand is split
             if name == "stablehlo.convolution" and self.names_axes_in(operand_shardings + self.result_shardings(op)):
                 self.localize_convolution(op, operand_shardings)
 
@@ -583,9 +641,7 @@ class _Conversion:
             if count > 1 and axes:
                 count //= min(count, math.prod(axis.size(self.meshes.of(sharding)) for axis in axes))
             conv.attributes[name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), count)
-        for name in [getattr(entry, "name", entry) for entry in conv.attributes]:
-            if name not in _CONVOLUTION_ATTRIBUTES:
-                del conv.attributes[name]
+        _keep_only(conv, _CONVOLUTION_ATTRIBUTES)
 
     def names_axes_in(self, shardings: list) -> bool:
         return any(dim.axes for sharding in shardings if sharding is not None for dim in sharding.dims)
@@ -665,7 +721,35 @@ def _mesh_or_ref(sharding: TensorSharding) -> ir.Attribute:
 
 
 def _reads_operand_shardings(op: ir.Operation) -> bool:
-    return op.name in ("sdy.collective_permute", "sdy.reduce_scatter", "stablehlo.convolution")
+    return op.name in ("sdy.collective_permute", "sdy.reduce_scatter", "stablehlo.convolution", "stablehlo.pad")
+
+
+def _is_update_batch_dim(dim: int, numbers, updates: Optional[TensorSharding]) -> bool:
+    """Whether update dimension `dim`, a scatter dimension, is one the operand batches over too (its index in the
+    scatter dimensions is one of the indices' batching dimensions, counted without the index vector dimension)."""
+    scatter_dims = [d for d in range(len(updates.dims)) if d not in set(numbers.update_window_dims)]
+    position = scatter_dims.index(dim)
+    batching = sorted(numbers.scatter_indices_batching_dims)
+    index_vector = numbers.index_vector_dim
+    indices_dims = [d for d in range(len(scatter_dims) + 1) if d != index_vector]
+    return position < len(indices_dims) and indices_dims[position] in batching
+
+
+def _keep_only(op: ir.Operation, names: frozenset[str]) -> None:
+    for name in [getattr(entry, "name", entry) for entry in op.attributes]:  # names, or named attributes
+        if name not in names:
+            del op.attributes[name]
+
+
+def _i64s(op: ir.Operation, name: str, default: list[int]) -> list[int]:
+    return list(ir.DenseI64ArrayAttr(op.attributes[name])) if name in op.attributes else default
+
+
+def _padding_pairs(op: ir.Operation, rank: int) -> list[tuple[int, int]]:
+    if "padding" not in op.attributes:
+        return [(0, 0)] * rank
+    flat = [int(v) for v in ir.DenseIntElementsAttr(op.attributes["padding"])]
+    return [(flat[2 * dim], flat[2 * dim + 1]) for dim in range(rank)]
 
 
 def _manual_axes(manual: ir.Operation) -> frozenset[str]:
