@@ -35,8 +35,8 @@ def wrap_in_manual_computation(module: ir.Module, global_types: ir.FunctionType,
     partial = [index for index, sharding in enumerate(given) if sharding is not None and sharding.unreduced]
     if partial:
         raise RuntimeInputError(
-            f"@main's {_value_name(partial[0], len(global_types.inputs))} has unreduced axes: the pysdy route hands XLA "
-            "no partial values (XLA would report the value replicated)"
+            f"@main's {_value_name(partial[0], len(global_types.inputs))} has unreduced axes: the pysdy route hands "
+            "XLA no partial values (XLA would report the value replicated)"
         )
     if partitions == 1 or all(sharding is None or is_empty_mesh(meshes.of(sharding)) for sharding in given):
         # One device, or no sharding on a mesh with axes: the module is its own per-device program.

@@ -7,26 +7,31 @@ result's sharding, an op result's (`sdy.sharding`, a collective's
 `out_sharding`, a manual computation's `out_shardings`), a loop region's
 argument's (the loop's). Ops that only carry values (StableHLO ops, calls,
 returns, loops, conditionals) keep their operands and attributes and take
-their results' local types; `sdy.constant` becomes `stablehlo.constant`;
-each sdy collective becomes the per-device code of `local_collectives.py`,
-numbered from the first channel id after the module's largest; iotas,
-slices and dynamic slices with a sharding that names an axis, and manual
-computations, are rewritten (`local_rewrites.py`); from jax 0.12 a dot's or
-reduce's partial results that no sdy collective reads are finished
-(`finish_partial_results.py`).
+their results' local types: so do windows, pads, concatenations, gathers and
+scatters along dimensions that are not split (a gather's slice sizes and a
+convolution's group counts local, a pad or convolution made anew without
+other attributes, as the C++ does); `sdy.constant` becomes
+`stablehlo.constant`; each sdy collective becomes the per-device code of
+`local_collectives.py`, numbered from the first channel id after the
+module's largest; iotas, slices and dynamic slices with a sharding that
+names an axis, and manual computations, are rewritten (`local_rewrites.py`);
+from jax 0.12 a dot's, convolution's or reduce's partial results that no sdy
+collective reads are finished (`finish_partial_results.py`).
 
 Before changing anything pysdy refuses, with an error at the op, what it does
-not convert yet (pads, concatenations, gathers, scatters, convolutions,
-windows, split named computations, multi-parameter all-to-alls, non-splat
-constants split across devices, collective permutes over sub-axes,
-collectives with more than one replica), what the C++ fails on (a slice of
-part of a split dimension), and what would compute wrong values on each
-device's part, which the C++ converts blindly (`local_semantics.py`; an
-all-reduce of values that are not partial; values passed to a function
-result, callee argument, loop or branch result, or manual computation split
-otherwise; a strided slice whose stride does not fit each part). Like the
-C++, it fails on a module given both more than one replica and more than one
-partition.
+not convert yet (padding a split dimension, gathers and scatters indexing a
+split dimension, scatter updates split along their scatter dimensions, split
+named computations, multi-parameter all-to-alls, non-splat constants split
+across devices, collective permutes over sub-axes, collectives with more
+than one replica), what the C++ fails on (a slice of part of a split
+dimension, a window or concatenation along one), and what would compute
+wrong values on each device's part, which the C++ converts blindly
+(`local_semantics.py`; an all-reduce of values that are not partial; values
+made partial from whole ones; values passed to a function result, callee
+argument, loop or branch result, or manual computation split otherwise; a
+strided slice whose stride does not fit each part; a convolution window over
+a split spatial dimension). Like the C++, it fails on a module given both
+more than one replica and more than one partition.
 """
 
 from __future__ import annotations
@@ -60,9 +65,6 @@ from pysdy.passes.registry import Pass, PassFailure, option, register_pass
 _PASS = "sdy-convert-global-to-local"
 SHARDING = "sdy.sharding"
 # StableHLO ops the C++ converts with a pattern of their own (pysdy: only where no shape changes).
-_OWN_PATTERN_OPS = frozenset(
-    "stablehlo." + name for name in "select_and_scatter".split()
-)
 # Ops whose regions return the values the op carries (a loop's regions also take them as arguments).
 _CARRYING_REGION_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.if"})
 _CONVOLUTION_ATTRIBUTES = frozenset(
@@ -211,15 +213,13 @@ class _Conversion:
             self.check_concatenate(op)
         if name == "stablehlo.convolution":
             self.check_convolution(op)
-        if name == "stablehlo.reduce_window":
-            self.check_reduce_window(op)
+        if name in ("stablehlo.reduce_window", "stablehlo.select_and_scatter"):
+            self.check_windows(op)
         if name == "stablehlo.pad":
             self.check_pad(op)
         if name == "stablehlo.scatter":
             self.check_scatter(op)
         if name.startswith("stablehlo."):
-            if changes and name in _OWN_PATTERN_OPS:
-                _refuse(op, "with a dimension split across devices")
             self.check_local_semantics(op)
             return
         operands_split = any(self.local_dims(self.value_sharding(value)) for value in op.operands)
@@ -344,14 +344,16 @@ class _Conversion:
                 )
                 raise PassFailure()
 
-    def check_reduce_window(self, op: ir.Operation) -> None:
-        """The C++ reduces each part alone: a split dimension must be one the window passes over element by element
-        (size, stride and dilations 1, no padding); it aborts on any other."""
+    def check_windows(self, op: ir.Operation) -> None:
+        """The C++ reduces (or selects and scatters) each part alone: a split dimension must be one the window passes
+        over element by element (size, stride and dilations 1, no padding); it aborts on any other."""
         rank = type_rank(op.operands[0].type)
         window = _i64s(op, "window_dimensions", [1] * rank)
-        checks = [window] + [_i64s(op, key, [1] * rank) for key in ("window_strides", "base_dilations", "window_dilations")]
+        steps = ("window_strides", "base_dilations", "window_dilations")
+        checks = [window] + [_i64s(op, key, [1] * rank) for key in steps]
         padding = _padding_pairs(op, rank)
-        for value in op.operands[: len(op.results)]:
+        windowed = op.operands[:1] if op.name == "stablehlo.select_and_scatter" else op.operands[: len(op.results)]
+        for value in windowed:
             for dim, axes in enumerate(_axes_per_dim(self.value_sharding(value), rank)):
                 if axes and (any(values[dim] != 1 for values in checks) or padding[dim] != (0, 0)):
                     _refuse(op, f"with a window over split dimension {dim} (the C++ aborts)")

@@ -25,9 +25,9 @@ PARTITIONED = {
     "scan_over_layers": "stablehlo.all_reduce",
     "shard_map_psum": "stablehlo.all_reduce",
 }
-# Programs with a convolution, and a gather indexing a split dimension, which pysdy's conversion to local shapes does
-# not handle yet.
-FALLING_BACK = ("conv2d_nhwc", "embedding_grad")
+# Programs with a window along a split dimension, and a gather indexing one, which pysdy's conversion to local
+# shapes does not handle yet.
+FALLING_BACK = ("cumsum_and_cumprod", "embedding_grad")
 # Programs plain JAX runs on their mesh only (a constraint naming it, a shard_map).
 _REFERENCE_ON_MESH = ("sharding_constraints_on_intermediates", "shard_map_psum")
 
