@@ -71,6 +71,16 @@ _CONVOLUTION_ATTRIBUTES = frozenset(
     "window_strides padding lhs_dilation rhs_dilation window_reversal dimension_numbers feature_group_count "
     "batch_group_count precision_config".split()
 )
+# The checks of ops the C++ converts along some split dimensions only.
+_SPLIT_DIMENSION_CHECKS = {
+    "stablehlo.gather": "check_gather",
+    "stablehlo.scatter": "check_scatter",
+    "stablehlo.concatenate": "check_concatenate",
+    "stablehlo.convolution": "check_convolution",
+    "stablehlo.reduce_window": "check_windows",
+    "stablehlo.select_and_scatter": "check_windows",
+    "stablehlo.pad": "check_pad",
+}
 _PAD_ATTRIBUTES = frozenset({"edge_padding_low", "edge_padding_high", "interior_padding"})
 _SLICES = frozenset({"stablehlo.slice", "stablehlo.dynamic_slice"})
 # Ops the C++ rewrites (local_rewrites.py) where a sharding of theirs names an axis, else keeps.
@@ -207,18 +217,8 @@ class _Conversion:
             return
         if name == "stablehlo.iota":
             return  # no operands, and its local form adds the device's offset
-        if name == "stablehlo.gather":
-            self.check_gather(op)
-        if name == "stablehlo.concatenate":
-            self.check_concatenate(op)
-        if name == "stablehlo.convolution":
-            self.check_convolution(op)
-        if name in ("stablehlo.reduce_window", "stablehlo.select_and_scatter"):
-            self.check_windows(op)
-        if name == "stablehlo.pad":
-            self.check_pad(op)
-        if name == "stablehlo.scatter":
-            self.check_scatter(op)
+        if name in _SPLIT_DIMENSION_CHECKS:  # which split dimensions the C++ converts the op along
+            getattr(self, _SPLIT_DIMENSION_CHECKS[name])(op)
         if name.startswith("stablehlo."):
             self.check_local_semantics(op)
             return
@@ -587,9 +587,9 @@ class _Conversion:
                 result.set_type(self.local_type(result.type, sharding))
             if name == "stablehlo.gather":
                 _localize_slice_sizes(op)
-            if name == "stablehlo.pad" and operand_shardings is not None and self.names_axes_in(operand_shardings[:1]):
+            if name == "stablehlo.pad" and operand_shardings is not None and _names_axes(operand_shardings[:1]):
                 _keep_only(op, _PAD_ATTRIBUTES)  # made anew by the C++ where its operand is split
-            if name == "stablehlo.convolution" and self.names_axes_in(operand_shardings + self.result_shardings(op)):
+            if name == "stablehlo.convolution" and _names_axes(operand_shardings + self.result_shardings(op)):
                 self.localize_convolution(op, operand_shardings)
 
     def convert_func(self, func: ir.Operation) -> None:
@@ -645,14 +645,10 @@ class _Conversion:
             conv.attributes[name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), count)
         _keep_only(conv, _CONVOLUTION_ATTRIBUTES)
 
-    def names_axes_in(self, shardings: list) -> bool:
-        return any(dim.axes for sharding in shardings if sharding is not None for dim in sharding.dims)
-
     def names_axes(self, op: ir.Operation) -> bool:
         """Whether a sharding of the op's operands or results names any axis (the C++ then rewrites iotas and
         slices, else keeps them)."""
-        shardings = [self.value_sharding(value) for value in op.operands] + self.result_shardings(op)
-        return any(dim.axes for sharding in shardings if sharding is not None for dim in sharding.dims)
+        return _names_axes([self.value_sharding(value) for value in op.operands] + self.result_shardings(op))
 
     def rewrite(self, op: ir.Operation) -> ir.Value:
         sharding = self.result_shardings(op)[0]
@@ -735,6 +731,10 @@ def _is_update_batch_dim(dim: int, numbers, updates: Optional[TensorSharding]) -
     index_vector = numbers.index_vector_dim
     indices_dims = [d for d in range(len(scatter_dims) + 1) if d != index_vector]
     return position < len(indices_dims) and indices_dims[position] in batching
+
+
+def _names_axes(shardings: list) -> bool:
+    return any(dim.axes for sharding in shardings if sharding is not None for dim in sharding.dims)
 
 
 def _keep_only(op: ir.Operation, names: frozenset[str]) -> None:
