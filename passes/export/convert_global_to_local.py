@@ -51,7 +51,13 @@ from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.collective_attrs import all_to_all_params, axis_list, axis_lists, reduction
 from pysdy.passes.common.values import type_rank
 from pysdy.passes.export.local_collectives import CollectiveBuilder, dynamic_slice, permutation_pairs
-from pysdy.passes.export.local_rewrites import inline_manual_computation, local_dynamic_slice, local_iota, local_slice
+from pysdy.passes.export.local_rewrites import (
+    inline_manual_computation,
+    keep_only_attributes,
+    local_dynamic_slice,
+    local_iota,
+    local_slice,
+)
 from pysdy.passes.export.finish_partial_results import finish_partial_results
 from pysdy.passes.export.local_semantics import (
     finished_axes,
@@ -588,7 +594,7 @@ class _Conversion:
             if name == "stablehlo.gather":
                 _localize_slice_sizes(op)
             if name == "stablehlo.pad" and operand_shardings is not None and _names_axes(operand_shardings[:1]):
-                _keep_only(op, _PAD_ATTRIBUTES)  # made anew by the C++ where its operand is split
+                keep_only_attributes(op, _PAD_ATTRIBUTES)  # made anew by the C++ where its operand is split
             if name == "stablehlo.convolution" and _names_axes(operand_shardings + self.result_shardings(op)):
                 self.localize_convolution(op, operand_shardings)
 
@@ -643,7 +649,7 @@ class _Conversion:
             if count > 1 and axes:
                 count //= min(count, math.prod(axis.size(self.meshes.of(sharding)) for axis in axes))
             conv.attributes[name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), count)
-        _keep_only(conv, _CONVOLUTION_ATTRIBUTES)
+        keep_only_attributes(conv, _CONVOLUTION_ATTRIBUTES)
 
     def names_axes(self, op: ir.Operation) -> bool:
         """Whether a sharding of the op's operands or results names any axis (the C++ then rewrites iotas and
@@ -735,12 +741,6 @@ def _is_update_batch_dim(dim: int, numbers, updates: Optional[TensorSharding]) -
 
 def _names_axes(shardings: list) -> bool:
     return any(dim.axes for sharding in shardings if sharding is not None for dim in sharding.dims)
-
-
-def _keep_only(op: ir.Operation, names: frozenset[str]) -> None:
-    for name in [getattr(entry, "name", entry) for entry in op.attributes]:  # names, or named attributes
-        if name not in names:
-            del op.attributes[name]
 
 
 def _i64s(op: ir.Operation, name: str, default: list[int]) -> list[int]:

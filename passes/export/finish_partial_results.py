@@ -20,6 +20,7 @@ from jaxlib.mlir import ir
 
 from pysdy.dialects.sdy import AxisRef, Mesh
 from pysdy.passes.export.local_collectives import CollectiveBuilder, reshape
+from pysdy.passes.export.local_rewrites import keep_only_attributes
 
 
 def finish_partial_results(
@@ -47,9 +48,7 @@ def _gathered_and_reduced(
         widened = reshape(result, [*result.type.shape, 1])
         inputs.append(build.all_gather_along(widened, rank, axes, mesh, mesh_or_ref))
     again = reduce.clone(ip=ir.InsertionPoint.current)
-    for name in [getattr(entry, "name", entry) for entry in again.attributes]:  # names, or named attributes
-        if name != "dimensions":
-            del again.attributes[name]
+    keep_only_attributes(again, frozenset({"dimensions"}))
     again.attributes["dimensions"] = ir.DenseI64ArrayAttr.get([len(reduce.results[0].type.shape)])
     for index, value in enumerate(inputs):
         again.operands[index] = value

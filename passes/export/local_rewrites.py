@@ -77,3 +77,10 @@ def inline_manual_computation(manual: ir.Operation) -> None:
         result.replace_all_uses_with(value)
     terminator.erase()
     manual.erase()
+
+
+def keep_only_attributes(op: ir.Operation, names: frozenset[str]) -> None:
+    """Drops every attribute but `names`, as an op the C++ makes anew has only its own."""
+    for name in [getattr(entry, "name", entry) for entry in op.attributes]:  # names, or named attributes
+        if name not in names:
+            del op.attributes[name]
