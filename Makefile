@@ -55,7 +55,9 @@ $(CHROMIUM):
 demo: $(STAMP)
 	$(VENV)/bin/pysdy-run examples/transformer_block.mlir --devices 8 --check --report
 
-test: test-lit test-py test-jax010
+# The two lines' suites run side by side (one per core), each one's output printed whole when it ends.
+test: test-lit
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-py test-jax010
 
 test-lit: $(TSTAMP)
 	$(VENV)/bin/pysdy-opt --version
