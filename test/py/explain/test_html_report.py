@@ -35,7 +35,8 @@ from pysdy.explanation.tiles import tile_devices, tile_grid  # noqa: E402
 from pysdy.runtime.compile import compile_module  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-ARTIFACTS = os.path.join(ROOT, "build", "test-artifacts")
+# One folder per jax line: `make test` runs the lines' suites side by side.
+ARTIFACTS = os.path.join(ROOT, "build", "test-artifacts", f"jax-{jax.__version__}")
 MEMORY_FIELDS = ("argument", "output", "temp", "peak")
 
 
