@@ -70,7 +70,6 @@ from pysdy.passes.registry import Pass, PassFailure, option, register_pass
 
 _PASS = "sdy-convert-global-to-local"
 SHARDING = "sdy.sharding"
-# StableHLO ops the C++ converts with a pattern of their own (pysdy: only where no shape changes).
 # Ops whose regions return the values the op carries (a loop's regions also take them as arguments).
 _CARRYING_REGION_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.if"})
 _CONVOLUTION_ATTRIBUTES = frozenset(
@@ -478,16 +477,17 @@ class _Conversion:
         sharding = self.value_sharding(value)
         if sharding is not None and set(sharding.unreduced) == set(axes):
             return True
-        if not isinstance(value, ir.OpResult) or value.owner.name in _COLLECTIVES:
+        if not isinstance(value, ir.OpResult) or not value.owner.name.startswith("stablehlo."):
             return False
-        producer = value.owner
-        if not producer.name.startswith("stablehlo."):
-            return False
-        operands = [self.value_sharding(v) for v in producer.operands]
-        results = self.result_shardings(producer)
-        known = [s for s in operands + results if s is not None]
-        mesh = self.meshes.of(known[0]) if known else None
-        return split_reduction_axes(producer, operands, results, mesh) == axes
+        operands, results, known = self.op_shardings(value.owner)
+        mesh = self.meshes.of(known) if known is not None else None
+        return split_reduction_axes(value.owner, operands, results, mesh) == axes
+
+    def op_shardings(self, op: ir.Operation) -> tuple[list, list, Optional[TensorSharding]]:
+        """An op's operand and result shardings, and the first of them it has (None without any)."""
+        operands = [self.value_sharding(value) for value in op.operands]
+        results = self.result_shardings(op)
+        return operands, results, next((s for s in operands + results if s is not None), None)
 
     def callee(self, call: ir.Operation) -> ir.Operation:
         name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
@@ -535,13 +535,12 @@ class _Conversion:
         rewritten = [
             op.name in _COLLECTIVES or (op.name in _REWRITTEN and self.names_axes(op)) for op in self.ops
         ]
-        unfinished = [self.unfinished_axes(op) for op in self.ops]
-        for op, shardings, rewrite, axes in zip(self.ops, operand_shardings, rewritten, unfinished):
+        unfinished = [self.unfinished(op) for op in self.ops]
+        for op, shardings, rewrite, finishing in zip(self.ops, operand_shardings, rewritten, unfinished):
             self.convert(op, shardings, rewrite)
-            if axes:
-                sharding = next(s for s in [self.value_sharding(op.operands[0]), *self.result_shardings(op)] if s)
-                mesh_or_ref = _mesh_or_ref(sharding)
-                finish_partial_results(op, axes, self.meshes.of(sharding), mesh_or_ref, self.collectives)
+            if finishing is not None:
+                axes, sharding = finishing
+                finish_partial_results(op, axes, self.meshes.of(sharding), _mesh_or_ref(sharding), self.collectives)
         for op in reversed(manual_computations):  # inner ones first
             inline_manual_computation(op)
 
@@ -625,15 +624,14 @@ class _Conversion:
         reduced = self.collectives.all_reduce(value, all_axes, kind, mesh, mesh_or_ref)
         return dynamic_slice(reduced, axes_per_dim, local, mesh)
 
-    def unfinished_axes(self, op: ir.Operation) -> list:
-        """The axes along which the pass finishes `op`'s partial results (finish_partial_results.py); read before
-        converting changes the op's users."""
-        operands = [self.value_sharding(value) for value in op.operands]
-        results = self.result_shardings(op)
-        known = [s for s in operands + results if s is not None]
-        if not known:
-            return []
-        return unfinished_reduction_axes(op, operands, results, self.meshes.of(known[0]))
+    def unfinished(self, op: ir.Operation) -> Optional[tuple[list, TensorSharding]]:
+        """The axes along which the pass finishes `op`'s partial results (finish_partial_results.py), with the
+        sharding whose mesh they are on; read before converting changes the op's users."""
+        operands, results, known = self.op_shardings(op)
+        if known is None:
+            return None
+        axes = unfinished_reduction_axes(op, operands, results, self.meshes.of(known))
+        return (axes, known) if axes else None
 
     def localize_convolution(self, conv: ir.Operation, operand_shardings: list) -> None:
         """As the C++ makes it anew: its group counts divided by the splits of the dimensions they group, and no
@@ -677,8 +675,7 @@ class _Conversion:
                 local, ir.DenseElementsAttr(op.attributes["value"]).get_splat_value()
             )
             op.results[0].set_type(local)
-        for name in [name for name in op.attributes if name != "value"]:  # the C++ makes a constant of its value alone
-            del op.attributes[name]
+        keep_only_attributes(op, frozenset({"value"}))  # the C++ makes a constant of its value alone
         replace_constant(op, "stablehlo.constant")
 
     def convert_collective(self, op: ir.Operation, operand_sharding: Optional[TensorSharding]) -> ir.Value:

@@ -35,10 +35,10 @@ from jaxlib.mlir.dialects import stablehlo
 
 from pysdy import versions
 from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding
+from pysdy.passes.common.reduction_bodies import build_reduction_body
 from pysdy.passes.gspmd.replica_groups import replica_groups
 
 _DEVICE_TO_DEVICE = 1
-_REDUCTION_BODY_OPS = {"sum": "stablehlo.add", "max": "stablehlo.maximum", "min": "stablehlo.minimum"}
 
 
 @dataclasses.dataclass
@@ -103,11 +103,7 @@ class CollectiveBuilder:
         self, name: str, value: ir.Value, result: ir.Type, reduction: str, attributes: dict[str, ir.Attribute]
     ) -> ir.Value:
         op = self._reducing_op(name, value, result, attributes)
-        scalar = ir.RankedTensorType.get([], value.type.element_type)
-        block = op.regions[0].blocks.append(scalar, scalar, arg_locs=[ir.Location.current] * 2)
-        with ir.InsertionPoint(block):
-            reduced = create_value(_REDUCTION_BODY_OPS[reduction], scalar, list(block.arguments))
-            ir.Operation.create("stablehlo.return", operands=[reduced])
+        build_reduction_body(op.regions[0], value.type.element_type, reduction)
         return op.results[0]
 
     def all_gather(
@@ -117,10 +113,7 @@ class CollectiveBuilder:
         gathered = [dim for dim, axes in enumerate(axes_per_dim) if axes]
         if per_dim or len(gathered) == 1:
             for dim in reversed(gathered):
-                groups, size = self._groups(axes_per_dim[dim], mesh, mesh_or_ref)
-                shape = list(value.type.shape)
-                shape[dim] *= size
-                value = self._all_gather(value, shape, dim, groups)
+                value = self.all_gather_along(value, dim, axes_per_dim[dim], mesh, mesh_or_ref)
             return value
         local = list(value.type.shape)
         element = value.type.element_type
@@ -227,7 +220,8 @@ def dimension_offset(axes: Sequence[AxisRef], shard_size: int, mesh: Mesh, repli
         partition = create_value("stablehlo.convert", tensor_type([], index), [partition])
     devices = mesh.total_size
     offsets = [shard_index(device, axes, mesh) * shard_size for device in range(devices)]
-    table = create_value("stablehlo.constant", tensor_type([devices], index), [], value=_elements(index, [devices], offsets))
+    values = _elements(index, [devices], offsets)
+    table = create_value("stablehlo.constant", tensor_type([devices], index), [], value=values)
     one = create_value(
         "stablehlo.dynamic_slice", tensor_type([1], index), [table, partition], slice_sizes=ir.DenseI64ArrayAttr.get([1])
     )

@@ -39,10 +39,10 @@ from pysdy.passes.common.reduction_bodies import body_reduction
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.sharding_projection import ShardingProjection
 
-# How each op with a split reduction factor reduces, where its rule alone does not say (a reduce: its body).
-_DOT_REDUCTION = {"stablehlo.dot": "sum", "stablehlo.dot_general": "sum", "stablehlo.convolution": "sum"}
+# How a contraction (a dot, a convolution) with a split reduction factor reduces; a reduce reduces by its body.
+_CONTRACTION_REDUCTIONS = {"stablehlo.dot": "sum", "stablehlo.dot_general": "sum", "stablehlo.convolution": "sum"}
 # Ops whose partial results the pass itself finishes where no sdy collective reads them.
-_FINISHED_BY_THE_PASS = frozenset({*_DOT_REDUCTION, "stablehlo.reduce"})
+_FINISHED_BY_THE_PASS = frozenset({*_CONTRACTION_REDUCTIONS, "stablehlo.reduce"})
 
 
 def local_problem(
@@ -170,7 +170,7 @@ def _partial_results_problem(op: ir.Operation, axes: list[AxisRef]) -> Optional[
     users = _users(op)
     if _finished_by_the_pass(op) and not any(finished_axes(user) is not None for user in users):
         return None
-    kind = _DOT_REDUCTION.get(op.name)
+    kind = _CONTRACTION_REDUCTIONS.get(op.name)
     if op.name == "stablehlo.reduce" and len(op.results) == 1:
         kind = body_reduction(op.regions[0])
     if kind is None:

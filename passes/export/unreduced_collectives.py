@@ -93,9 +93,9 @@ def all_reduce_results(
     own sharding then holds `axes` unreduced too (with that reduction), as the partial result it is, unless the
     reduction is a mixed body's (an argmax's, all-reduced as a sum). From jax 0.12 a reduce of several inputs with
     a mixed body gets nothing: `sdy-convert-global-to-local` gathers its partial results and reduces them again."""
-    if _left_for_the_local_conversion(op):
-        return
     reduction = _reduce_body_reduction(op)
+    if reduction is None and len(op.results) > 1 and versions.installed().mixed_reduce_left_unreduced:
+        return
     with ir.InsertionPoint.after(op):
         for index, result in enumerate(op.results):
             sharding = get_sharding(result) or TensorSharding.fully_closed(mesh_name, result.type.rank)
@@ -107,18 +107,9 @@ def all_reduce_results(
                 set_result_sharding(op, index, partial)
 
 
-def _left_for_the_local_conversion(op: ir.Operation) -> bool:
-    return (
-        op.name == "stablehlo.reduce"
-        and len(op.results) > 1
-        and versions.installed().mixed_reduce_left_unreduced
-        and body_reduction(op.regions[0]) is None
-    )
-
-
 def _reduce_body_reduction(op: ir.Operation) -> Optional[str]:
     """The reduction a reduce's partial results are all-reduced with (`sum` for any other op); None for a reduce
-    of several inputs with a mixed body (an argmax)."""
+    with a mixed body (an argmax's)."""
     if op.name != "stablehlo.reduce" or not versions.installed().all_reduce_follows_reduce_body:
         return "sum"
     return body_reduction(op.regions[0])

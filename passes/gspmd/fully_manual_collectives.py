@@ -38,11 +38,11 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy, stablehlo
 
 from pysdy.dialects.sdy import AxisRef, ManualAxes, Mesh, TensorSharding, TensorShardingPerValue
+from pysdy.passes.common.reduction_bodies import build_reduction_body
 from pysdy.passes.gspmd.reduction_identities import identity
 from pysdy.passes.gspmd.replica_groups import replica_groups
 
 SHARDING = "sdy.sharding"
-_BODY_OPS = {"sum": "add", "max": "maximum", "min": "minimum"}
 _DEVICE_TO_DEVICE = 1
 
 
@@ -210,15 +210,8 @@ class _Builder:
             regions=1,
         )
         self.channel += 1
-        self._reduction_body(op.regions[0])
+        build_reduction_body(op.regions[0], self.collective.element_type, self.collective.reduction)
         return op.results[0]
-
-    def _reduction_body(self, region: ir.Region) -> None:
-        scalar = _tensor([], self.collective.element_type)
-        block = region.blocks.append(scalar, scalar, arg_locs=[ir.Location.current] * 2)
-        with ir.InsertionPoint(block):
-            reduced = _binary(_BODY_OPS[self.collective.reduction], *block.arguments)
-            ir.Operation.create("stablehlo.return", operands=[reduced])
 
     def _all_reduce(self, local: ir.Value) -> ir.Value:
         return self._collective("stablehlo.all_reduce", local, local.type, self.collective.axes)
