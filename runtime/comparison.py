@@ -18,7 +18,8 @@ def tolerance(dtype: np.dtype) -> float:
 
 
 def mismatch(actual: np.ndarray, expected: np.ndarray) -> str | None:
-    """None if `actual` equals `expected` within tolerance (NaN matching NaN), else what differs.
+    """None if `actual` equals `expected` within tolerance (NaN matching NaN, an infinity only itself), else what
+    differs.
 
     Floats compare as |a - e| <= rtol * (|e| + max|e|): each element relative to
     itself and, for elements near zero, to the array's scale.
@@ -35,7 +36,8 @@ def mismatch(actual: np.ndarray, expected: np.ndarray) -> str | None:
     finite = np.isfinite(e)
     scale = float(np.max(np.abs(e[finite]))) if finite.any() else 0.0
     difference = np.abs(a - e)
-    bad = ~both_nan & ~(difference <= rtol * (np.abs(e) + scale)) & ~(a == e)
+    close = finite & (difference <= rtol * (np.abs(e) + scale))  # (an infinity only equals itself)
+    bad = ~both_nan & ~close & ~(a == e)
     if not bad.any():
         return None
     worst = float(np.max(np.where(bad, np.nan_to_num(difference, nan=np.inf), 0.0)))

@@ -26,5 +26,16 @@ def test_nan_matches_only_nan_and_integers_are_exact():
     assert mismatch(np.array([1, 2]), np.array([1, 3])) == "1 of 2 elements differ"
 
 
+def test_an_infinity_matches_only_itself():
+    """(A finite value near an infinity is no rounding of it: the largest finite float where -inf was expected is a
+    wrong value, as a partitioned max that masks with it gives.)"""
+    expected = np.array([-np.inf, np.inf, 2.0], dtype=np.float32)
+    assert mismatch(expected.copy(), expected) is None
+    lowest = np.finfo(np.float32).min
+    assert mismatch(np.array([lowest, np.inf, 2.0], dtype=np.float32), expected) is not None
+    assert mismatch(np.array([-np.inf, -lowest, 2.0], dtype=np.float32), expected) is not None
+    assert mismatch(np.array([-np.inf, np.inf, np.inf], dtype=np.float32), expected) is not None
+
+
 def test_shape_or_dtype_differences_are_reported():
     assert mismatch(np.zeros(3, np.float32), np.zeros(4, np.float32)) == "float32[3] where float32[4] was expected"
