@@ -33,6 +33,7 @@ def _add_edges(owners: list[ir.Value]) -> None:
 class AddFuncDataFlowEdgesPass(Pass):
     argument = "sdy-add-func-data-flow-edges"
     summary = "Inserts `FuncDataFlowEdgeOp` for every func/call data-flow edge."
+    leaves_invalid_ir = True  # e.g. an edge already on an argument, now fed by the new edge instead
 
     def run(self, op: ir.Operation) -> None:
         main = main_func(op)
