@@ -102,6 +102,10 @@ class JaxLine:
     # `sdy-convert-global-to-local` finishes the partial results of a dot or reduce that no sdy collective reads: an
     # all-reduce after it (a reduce's body copied), or, for a reduce of several results, a gather and a second reduce.
     convert_global_to_local_finishes_partial_results: bool
+    # ... and, where a scatter's updates are split along its scatter dimensions, selects its operand on the first
+    # device of each group by a scalar read from the device table; before, by that entry broadcast to the operand's
+    # shape.
+    convert_global_to_local_masks_by_scalar: bool
     # `sdy-resolve-permutation-factors` has the `partition-count` and `replica-count` options.
     permutation_factors_device_count_options: bool
     # `sdy-resolve-permutation-factors` has the `rng-bit-generator-unsafe` option.
@@ -255,6 +259,7 @@ _JAX_0_10 = JaxLine(
     convert_global_to_local_records_main_shardings=False,
     convert_global_to_local_slice_offsets_i32=False,
     convert_global_to_local_finishes_partial_results=False,
+    convert_global_to_local_masks_by_scalar=False,
     permutation_factors_device_count_options=False,
     permutation_factors_rng_unsafe_option=False,
     permutation_factors_reverse_result_mirrored=False,
@@ -339,6 +344,7 @@ _JAX_0_12 = dataclasses.replace(
     convert_global_to_local_records_main_shardings=True,
     convert_global_to_local_slice_offsets_i32=True,
     convert_global_to_local_finishes_partial_results=True,
+    convert_global_to_local_masks_by_scalar=True,
     per_instruction_rng_option=True,
     per_instruction_main_function_only=True,
     permutation_factors_rng_unsafe_option=True,

@@ -15,13 +15,17 @@ other attributes, as the C++ does); `sdy.constant` becomes
 `local_collectives.py`, numbered from the first channel id after the
 module's largest; iotas, slices and dynamic slices with a sharding that
 names an axis, and manual computations, are rewritten (`local_rewrites.py`);
-from jax 0.12 a dot's, convolution's or reduce's partial results that no sdy
-collective reads are finished (`finish_partial_results.py`).
+so are gathers and scatters indexing a split dimension one element at a time,
+and scatters whose updates are split along their scatter dimensions
+(`local_indexing.py`); from jax 0.12 a dot's, convolution's, gather's,
+reduce's or scatter's partial results that no sdy collective reads are
+finished (`finish_partial_results.py`).
 
 Before changing anything pysdy refuses, with an error at the op, what it does
-not convert yet (padding a split dimension, gathers and scatters indexing a
-split dimension, scatter updates split along their scatter dimensions, split
-named computations, multi-parameter all-to-alls, non-splat constants split
+not convert yet (padding a split dimension, a gather taking one element of a
+split dimension at no start index, a scatter into a split dimension along a
+window, scatters of several operands with split updates, split named
+computations, multi-parameter all-to-alls, non-splat constants split
 across devices, collective permutes over sub-axes, collectives with more
 than one replica), what the C++ fails on (a slice of part of a split
 dimension, a window or concatenation along one), and what would compute
@@ -44,12 +48,14 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from pysdy import versions
-from pysdy.dialects.sdy import ManualAxes, Mesh, TensorSharding, TensorShardingPerValue
+from pysdy.dialects.sdy import AxisRef, ManualAxes, Mesh, TensorSharding, TensorShardingPerValue
 from pysdy.passes.common.constants import replace_constant
 from pysdy.passes.common.func_attrs import arg_shardings, result_shardings
 from pysdy.passes.common.ir_walk import nested_ops
 from pysdy.passes.common.collective_attrs import all_to_all_params, axis_list, axis_lists, reduction
+from pysdy.passes.common.reduction_bodies import body_reduction
 from pysdy.passes.common.values import type_rank
+from pysdy.passes.gspmd.reduction_identities import identity_refusal
 from pysdy.passes.export.local_collectives import CollectiveBuilder, dynamic_slice, permutation_pairs
 from pysdy.passes.export.local_rewrites import (
     inline_manual_computation,
@@ -59,9 +65,11 @@ from pysdy.passes.export.local_rewrites import (
     local_slice,
 )
 from pysdy.passes.export.finish_partial_results import finish_partial_results
+from pysdy.passes.export.local_indexing import indexed_split_dims, localize_gather, localize_scatter
 from pysdy.passes.export.local_semantics import (
     finished_axes,
     local_problem,
+    same_devices,
     split_reduction_axes,
     unfinished_reduction_axes,
 )
@@ -86,6 +94,11 @@ _SPLIT_DIMENSION_CHECKS = {
     "stablehlo.select_and_scatter": "check_windows",
     "stablehlo.pad": "check_pad",
 }
+# Ops converted by their operands' shardings (read before the ops that make them are converted).
+_READS_OPERAND_SHARDINGS = frozenset(
+    {"sdy.collective_permute", "sdy.reduce_scatter", "stablehlo.convolution", "stablehlo.pad", "stablehlo.gather",
+     "stablehlo.scatter"}
+)
 _PAD_ATTRIBUTES = frozenset({"edge_padding_low", "edge_padding_high", "interior_padding"})
 _SLICES = frozenset({"stablehlo.slice", "stablehlo.dynamic_slice"})
 # Ops the C++ rewrites (local_rewrites.py) where a sharding of theirs names an axis, else keeps.
@@ -316,8 +329,8 @@ class _Conversion:
             self.check_local_semantics(op)
 
     def check_gather(self, op: ir.Operation) -> None:
-        """Locally, a gather takes the same start indices into the operand's part: an operand dimension split
-        across devices must be a batching dimension or be sliced whole."""
+        """Locally, a gather takes start indices into the operand's part: an operand dimension split across devices
+        must be a batching dimension, be sliced whole, or be indexed one element at a time (local_indexing.py)."""
         operand = self.value_sharding(op.operands[0])
         if operand is None or not operand.dims:
             return
@@ -327,10 +340,14 @@ class _Conversion:
         for dim, dim_sharding in enumerate(operand.dims):
             if not dim_sharding.axes or dim in numbers.operand_batching_dims:
                 continue
-            if sizes[dim] == 1:
-                _refuse(op, f"indexing into operand dimension {dim}, which is split across devices")
-            if sizes[dim] != full[dim]:
+            if sizes[dim] == full[dim]:
+                continue  # (a start index into it is clamped to 0, globally and locally)
+            if sizes[dim] != 1:
                 _refuse(op, f"taking part of split operand dimension {dim} (the C++ aborts)")
+            elif dim not in numbers.start_index_map:
+                _refuse(op, f"taking one element of split operand dimension {dim} at no start index")
+            elif not _is_number(op.results[0].type):
+                _refuse(op, f"of {op.results[0].type.element_type} indexing split operand dimension {dim}")
 
     def check_convolution(self, op: ir.Operation) -> None:
         """A window sliding over a dimension split across devices would need its neighbours' elements (a halo); the
@@ -376,26 +393,31 @@ class _Conversion:
                 _refuse(op, f"padding split dimension {dim}")
 
     def check_scatter(self, op: ir.Operation) -> None:
-        """Locally, a scatter puts each update at the same indices into the operand's part: an operand dimension split
-        across devices must be a batching dimension or a window the updates cover whole."""
+        """Locally, a scatter puts each update at indices into the operand's part: an operand dimension split across
+        devices must be a batching dimension, a window the updates cover whole, or an inserted dimension an index
+        moves along; updates split along their scatter dimensions leave partial values (local_indexing.py)."""
         count = len(op.results)
         operand_rank = type_rank(op.operands[0].type)
         numbers = stablehlo.ScatterDimensionNumbers(op.attributes["scatter_dimension_numbers"])
-        indexed = set(numbers.scattered_dims_to_operand_dims) | set(numbers.inserted_window_dims)
+        indexed = set(numbers.scattered_dims_to_operand_dims)
+        inserted = set(numbers.inserted_window_dims)
         batching = set(numbers.input_batching_dims)
-        windows = [dim for dim in range(operand_rank) if dim not in set(numbers.inserted_window_dims) | batching]
+        windows = [dim for dim in range(operand_rank) if dim not in inserted | batching]
         update_shape = op.operands[count + 1].type.shape
         updates = self.value_sharding(op.operands[count + 1])
         update_batching = set(numbers.update_window_dims)
         for dim, axes in enumerate(_axes_per_dim(updates, len(update_shape))):
             if axes and dim not in update_batching and not _is_update_batch_dim(dim, numbers, updates):
-                _refuse(op, f"with updates split along scatter dimension {dim} (the C++ masks and all-reduces them)")
+                if count > 1:
+                    _refuse(op, f"of several operands with updates split along scatter dimension {dim}")
+                if not _is_number(op.results[0].type):
+                    _refuse(op, f"of {op.results[0].type.element_type} with updates split along scatter dimension {dim}")
         for value in op.operands[:count]:
             for dim, axes in enumerate(_axes_per_dim(self.value_sharding(value), operand_rank)):
-                if not axes or dim in batching:
+                if not axes or dim in batching or (dim in indexed and dim in inserted):
                     continue
-                if dim in indexed:
-                    _refuse(op, f"scattering into operand dimension {dim}, which is split across devices")
+                if dim in indexed or dim in inserted:
+                    _refuse(op, f"scattering into split operand dimension {dim} along a window")
                 update_dim = numbers.update_window_dims[windows.index(dim)]
                 if update_shape[update_dim] != value.type.shape[dim]:
                     _refuse(op, f"with updates covering part of split operand dimension {dim}")
@@ -481,7 +503,7 @@ class _Conversion:
             return False
         operands, results, known = self.op_shardings(value.owner)
         mesh = self.meshes.of(known) if known is not None else None
-        return split_reduction_axes(value.owner, operands, results, mesh) == axes
+        return same_devices(split_reduction_axes(value.owner, operands, results, mesh), axes)
 
     def op_shardings(self, op: ir.Operation) -> tuple[list, list, Optional[TensorSharding]]:
         """An op's operand and result shardings, and the first of them it has (None without any)."""
@@ -536,11 +558,12 @@ class _Conversion:
             op.name in _COLLECTIVES or (op.name in _REWRITTEN and self.names_axes(op)) for op in self.ops
         ]
         unfinished = [self.unfinished(op) for op in self.ops]
-        for op, shardings, rewrite, finishing in zip(self.ops, operand_shardings, rewritten, unfinished):
-            self.convert(op, shardings, rewrite)
+        partial = [self.partial_axes(op) if op.name == "stablehlo.scatter" else [] for op in self.ops]
+        for op, shardings, rewrite, finishing, axes in zip(self.ops, operand_shardings, rewritten, unfinished, partial):
+            last = self.convert(op, shardings, rewrite, axes)
             if finishing is not None:
                 axes, sharding = finishing
-                finish_partial_results(op, axes, self.meshes.of(sharding), _mesh_or_ref(sharding), self.collectives)
+                finish_partial_results(last, axes, self.meshes.of(sharding), _mesh_or_ref(sharding), self.collectives)
         for op in reversed(manual_computations):  # inner ones first
             inline_manual_computation(op)
 
@@ -569,8 +592,12 @@ class _Conversion:
                 recorded.append(dataclasses.replace(sharding, mesh=self.meshes.of(sharding)))
             self.module.attributes[name] = TensorShardingPerValue(tuple(recorded)).to_attr()
 
-    def convert(self, op: ir.Operation, operand_shardings: Optional[list], rewrite: bool) -> None:
-        """`operand_shardings`: those of the ops that read them to convert, taken before any op was converted."""
+    def convert(
+        self, op: ir.Operation, operand_shardings: Optional[list], rewrite: bool, partial_axes: list
+    ) -> Optional[ir.Operation]:
+        """`operand_shardings`: those of the ops that read them to convert, and `partial_axes`: a scatter's
+        (`partial_axes`), both taken before any op was converted. Returns the op whose results the op's users now
+        read: the op itself, or where a rewrite masks them, the mask's select."""
         name = op.name
         if name == "func.func":
             self.convert_func(op)
@@ -591,11 +618,20 @@ class _Conversion:
             for result, sharding in zip(op.results, self.result_shardings(op)):
                 result.set_type(self.local_type(result.type, sharding))
             if name == "stablehlo.gather":
+                moved = indexed_split_dims(op, operand_shardings[0])
                 _localize_slice_sizes(op)
+                if moved:
+                    mesh = self.meshes.of(operand_shardings[0])
+                    return localize_gather(op, operand_shardings[0], moved, mesh, self.replicas).owner
+            if name == "stablehlo.scatter" and (partial_axes or indexed_split_dims(op, operand_shardings[0])):
+                mesh = self.meshes.of(next(s for s in operand_shardings if s is not None))
+                reduction = body_reduction(op.regions[0]) if partial_axes else None
+                localize_scatter(op, operand_shardings[0], partial_axes, reduction, mesh, self.replicas)
             if name == "stablehlo.pad" and operand_shardings is not None and _names_axes(operand_shardings[:1]):
                 keep_only_attributes(op, _PAD_ATTRIBUTES)  # made anew by the C++ where its operand is split
             if name == "stablehlo.convolution" and _names_axes(operand_shardings + self.result_shardings(op)):
                 self.localize_convolution(op, operand_shardings)
+        return op
 
     def convert_func(self, func: ir.Operation) -> None:
         types = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
@@ -633,6 +669,16 @@ class _Conversion:
         axes = unfinished_reduction_axes(op, operands, results, self.meshes.of(known))
         return (axes, known) if axes else None
 
+    def partial_axes(self, op: ir.Operation) -> list[AxisRef]:
+        """The axes along which `op`'s results are partial (its split reduction factors')."""
+        operands, results, known = self.op_shardings(op)
+        return split_reduction_axes(op, operands, results, self.meshes.of(known)) if known is not None else []
+
+    @property
+    def replicas(self) -> bool:
+        """Whether the devices are replicas, told apart by replica id."""
+        return self.options.replica_count > 1
+
     def localize_convolution(self, conv: ir.Operation, operand_shardings: list) -> None:
         """As the C++ makes it anew: its group counts divided by the splits of the dimensions they group, and no
         attribute but a convolution's own."""
@@ -658,7 +704,7 @@ class _Conversion:
         sharding = self.result_shardings(op)[0]
         local = self.local_type(op.results[0].type, sharding)
         if op.name == "stablehlo.iota":
-            return local_iota(op, local, sharding, self.meshes.of(sharding), self.options.replica_count > 1)
+            return local_iota(op, local, sharding, self.meshes.of(sharding), self.replicas)
         if op.name == "stablehlo.dynamic_slice":
             return local_dynamic_slice(op, local)
         split = _axes_per_dim(sharding, type_rank(local))
@@ -722,7 +768,7 @@ def _mesh_or_ref(sharding: TensorSharding) -> ir.Attribute:
 
 
 def _reads_operand_shardings(op: ir.Operation) -> bool:
-    return op.name in ("sdy.collective_permute", "sdy.reduce_scatter", "stablehlo.convolution", "stablehlo.pad")
+    return op.name in _READS_OPERAND_SHARDINGS
 
 
 def _is_update_batch_dim(dim: int, numbers, updates: Optional[TensorSharding]) -> bool:
@@ -734,6 +780,15 @@ def _is_update_batch_dim(dim: int, numbers, updates: Optional[TensorSharding]) -
     index_vector = numbers.index_vector_dim
     indices_dims = [d for d in range(len(scatter_dims) + 1) if d != index_vector]
     return position < len(indices_dims) and indices_dims[position] in batching
+
+
+def _is_number(type_: ir.RankedTensorType) -> bool:
+    """Whether the elements are integers (not booleans) or real floats, whose zeros and identities the rewrites
+    write."""
+    element = type_.element_type
+    if isinstance(element, ir.IntegerType):
+        return element.width > 1
+    return isinstance(element, ir.FloatType) and all(identity_refusal(element, kind) is None for kind in ("sum", "max"))
 
 
 def _names_axes(shardings: list) -> bool:

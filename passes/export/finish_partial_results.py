@@ -1,9 +1,10 @@
-"""What `sdy-convert-global-to-local` adds after a dot or reduce whose split reduction leaves partial results that no
-sdy collective finishes (local_semantics.unfinished_reduction_axes), as jaxlib 0.12's Shardy adds it.
+"""What `sdy-convert-global-to-local` adds after an op whose split reduction leaves partial results that no sdy
+collective finishes (local_semantics.unfinished_reduction_axes), as jaxlib 0.12's Shardy adds it.
 
-- A dot: an all-reduce (sum) over the reduction's axes.
-- A reduce with one result: an all-reduce over those axes with a copy of
-  the reduce's body.
+- A dot or convolution, or a gather's masked result: an all-reduce (sum)
+  over the reduction's axes.
+- A reduce or scatter with one result: an all-reduce over those axes with a
+  copy of its body.
 - A reduce with several results (an argmax): each partial result gets a
   trailing dimension of size 1 and is gathered along it over those axes;
   a second reduce with the same body and initial values reduces that
@@ -21,14 +22,16 @@ from jaxlib.mlir import ir
 from pysdy.dialects.sdy import AxisRef, Mesh
 from pysdy.passes.export.local_collectives import CollectiveBuilder, reshape
 from pysdy.passes.export.local_rewrites import keep_only_attributes
+from pysdy.passes.export.reshard_ir import sort_and_merge_axes
 
 
 def finish_partial_results(
     op: ir.Operation, axes: Sequence[AxisRef], mesh: Mesh, mesh_or_ref: ir.Attribute, build: CollectiveBuilder
 ) -> None:
     results = list(op.results)
+    axes = sort_and_merge_axes(list(axes), mesh)  # (in mesh order, as an sdy collective names them)
     with ir.InsertionPoint.after(op), op.location:
-        if op.name != "stablehlo.reduce":
+        if op.name not in ("stablehlo.reduce", "stablehlo.scatter"):
             finished = [build.all_reduce(results[0], axes, "sum", mesh, mesh_or_ref)]
         elif len(results) == 1:
             finished = [build.all_reduce_as(results[0], axes, op, mesh, mesh_or_ref)]

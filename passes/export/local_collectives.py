@@ -79,7 +79,7 @@ class CollectiveBuilder:
     def all_reduce_as(
         self, value: ir.Value, axes: Sequence[AxisRef], reduce: ir.Operation, mesh: Mesh, mesh_or_ref: ir.Attribute
     ) -> ir.Value:
-        """An all-reduce with a copy of the body of `reduce` (a one-result `stablehlo.reduce`)."""
+        """An all-reduce with a copy of the body of `reduce` (a one-result `stablehlo.reduce` or `stablehlo.scatter`)."""
         groups, _ = self._groups(axes, mesh, mesh_or_ref)
         op = self._reducing_op("stablehlo.all_reduce", value, value.type, {"replica_groups": groups})
         copy = reduce.clone()
@@ -210,22 +210,27 @@ def permutation_pairs(in_sharding: TensorSharding, out_sharding: TensorSharding,
 
 
 def dimension_offset(axes: Sequence[AxisRef], shard_size: int, mesh: Mesh, replicas: bool = False) -> ir.Value:
-    """The device's offset along a dimension split on `axes` into parts of `shard_size`: a scalar looked up by
-    partition id (with `replicas`, replica id) in a table of every device's offset, `i32` indexed by the `ui32` id,
-    or on lines before 0.12 `i64` indexed by the id converted to `i64`."""
-    index = _index_type()
+    """The device's offset along a dimension split on `axes` into parts of `shard_size`: a scalar, `i32` from jax 0.12,
+    before `i64`."""
+    offsets = [shard_index(device, axes, mesh) * shard_size for device in range(mesh.total_size)]
+    dtype = np.int32 if _index_type().width == 32 else np.int64
+    return reshape(device_entry(np.array(offsets, dtype=dtype), replicas), [])
+
+
+def device_entry(table: np.ndarray, replicas: bool = False) -> ir.Value:
+    """The device's entry of `table` (one per device) as a one-element tensor: looked up by partition id (with
+    `replicas`, replica id), the `ui32` id itself from jax 0.12, before the id converted to `i64`."""
     device_id = "stablehlo.replica_id" if replicas else "stablehlo.partition_id"
-    partition = create_value(device_id, tensor_type([], ir.IntegerType.get_unsigned(32)), [])
+    device = create_value(device_id, tensor_type([], ir.IntegerType.get_unsigned(32)), [])
+    index = _index_type()
     if index.width != 32:
-        partition = create_value("stablehlo.convert", tensor_type([], index), [partition])
-    devices = mesh.total_size
-    offsets = [shard_index(device, axes, mesh) * shard_size for device in range(devices)]
-    values = _elements(index, [devices], offsets)
-    table = create_value("stablehlo.constant", tensor_type([devices], index), [], value=values)
-    one = create_value(
-        "stablehlo.dynamic_slice", tensor_type([1], index), [table, partition], slice_sizes=ir.DenseI64ArrayAttr.get([1])
+        device = create_value("stablehlo.convert", tensor_type([], index), [device])
+    values = ir.DenseElementsAttr.get(table)
+    constant = create_value("stablehlo.constant", values.type, [], value=values)
+    element = ir.RankedTensorType(values.type).element_type
+    return create_value(
+        "stablehlo.dynamic_slice", tensor_type([1], element), [constant, device], slice_sizes=ir.DenseI64ArrayAttr.get([1])
     )
-    return reshape(one, [])
 
 
 def dynamic_slice(

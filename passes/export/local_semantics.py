@@ -13,8 +13,8 @@ first asks the op's sharding rule, on the global module:
 - a split reduction factor leaves partial results: they must go to one
   `sdy.all_reduce` over exactly the factor's axes that reduces as the op
   does (a sum of partial maxima, or of the halves of an argmax, is wrong),
-  be marked unreduced, or, for a dot or a reduce, go to no sdy collective at
-  all where the pass then finishes them itself (from jax 0.12,
+  be marked unreduced, or, for a dot, gather, reduce or scatter, go to no sdy
+  collective at all where the pass then finishes them itself (from jax 0.12,
   `unfinished_reduction_axes`);
 - no dimension sliced at a position (a dynamic slice or update narrower than
   the operand) is split: the position is global; and no random numbers are
@@ -39,10 +39,12 @@ from pysdy.passes.common.reduction_bodies import body_reduction
 from pysdy.passes.propagation.rules import get_or_create_rule
 from pysdy.passes.propagation.sharding_projection import ShardingProjection
 
-# How a contraction (a dot, a convolution) with a split reduction factor reduces; a reduce reduces by its body.
-_CONTRACTION_REDUCTIONS = {"stablehlo.dot": "sum", "stablehlo.dot_general": "sum", "stablehlo.convolution": "sum"}
+# Ops whose split reduction factors leave partial sums: contractions, and a gather indexing a split dimension (one
+# device gathers each slice, the others zeros); a reduce's or scatter's partial values reduce by its body.
+_SUMMING_OPS = frozenset({"stablehlo.dot", "stablehlo.dot_general", "stablehlo.convolution", "stablehlo.gather"})
+_BODY_REDUCING_OPS = frozenset({"stablehlo.reduce", "stablehlo.scatter"})
 # Ops whose partial results the pass itself finishes where no sdy collective reads them.
-_FINISHED_BY_THE_PASS = frozenset({*_CONTRACTION_REDUCTIONS, "stablehlo.reduce"})
+_FINISHED_BY_THE_PASS = _SUMMING_OPS | _BODY_REDUCING_OPS
 
 
 def local_problem(
@@ -94,9 +96,10 @@ def unfinished_reduction_axes(
     result_shardings: Sequence[Optional[TensorSharding]],
     mesh: Optional[Mesh],
 ) -> list[AxisRef]:
-    """The axes along which a dot's or reduce's results are partial, not marked unreduced, and read by no sdy
-    collective, which `sdy-convert-global-to-local` finishes after it: an all-reduce reducing as it does (a
-    reduce with several results: its partial results gathered and reduced again). Empty where there are none."""
+    """The axes along which a dot's, gather's, reduce's or scatter's results are partial, not marked unreduced, and
+    read by no sdy collective, which `sdy-convert-global-to-local` finishes after it: an all-reduce reducing as it
+    does (a reduce with several results: its partial results gathered and reduced again). Empty where there are
+    none."""
     if not _finished_by_the_pass(op) or any(s is not None and s.unreduced for s in result_shardings):
         return []
     if any(finished_axes(user) is not None for user in _users(op)):
@@ -166,22 +169,27 @@ def _dims(sharding: Optional[TensorSharding]) -> tuple:
 
 def _partial_results_problem(op: ir.Operation, axes: list[AxisRef]) -> Optional[str]:
     """A split reduction leaves partial results: one all-reduce over exactly `axes`, reducing as `op`, must follow,
-    or, after a dot or a reduce, none at all (the pass adds one)."""
+    or, after an op the pass finishes, none at all (the pass adds one)."""
     users = _users(op)
     if _finished_by_the_pass(op) and not any(finished_axes(user) is not None for user in users):
         return None
-    kind = _CONTRACTION_REDUCTIONS.get(op.name)
-    if op.name == "stablehlo.reduce" and len(op.results) == 1:
+    kind = "sum" if op.name in _SUMMING_OPS else None
+    if op.name in _BODY_REDUCING_OPS and len(op.results) == 1:
         kind = body_reduction(op.regions[0])
     if kind is None:
         return "reducing a split dimension in a way no all-reduce of its partial results can finish"
-    if len(users) != 1 or finished_axes(users[0]) != axes or reduction(users[0]) != kind:
+    if len(users) != 1 or not same_devices(finished_axes(users[0]), axes) or reduction(users[0]) != kind:
         return (
             "reducing a dimension split on " + "{" + ", ".join(f'"{a.name}"' for a in axes) + "}"
             + f" without one sdy.all_reduce or sdy.reduce_scatter ({kind}) over those axes after it to finish its "
             "partial results"
         )
     return None
+
+
+def same_devices(axes: Optional[list[AxisRef]], others: list[AxisRef]) -> bool:
+    """Whether a collective over `axes` reduces over the devices `others` spans (axes in any order)."""
+    return axes is not None and len(axes) == len(others) and set(axes) == set(others)
 
 
 def _finished_by_the_pass(op: ir.Operation) -> bool:

@@ -24,10 +24,10 @@ PARTITIONED = {
     "while_loop_power_iteration": "stablehlo.all_gather",
     "scan_over_layers": "stablehlo.all_reduce",
     "shard_map_psum": "stablehlo.all_reduce",
+    "embedding_grad": "stablehlo.all_reduce",
 }
-# Programs with a window along a split dimension, and a gather indexing one, which pysdy's conversion to local
-# shapes does not handle yet.
-FALLING_BACK = ("cumsum_and_cumprod", "embedding_grad")
+# Programs with a window along a split dimension, which pysdy's conversion to local shapes does not handle yet.
+FALLING_BACK = ("cumsum_and_cumprod",)
 # Programs plain JAX runs on their mesh only (a constraint naming it, a shard_map).
 _REFERENCE_ON_MESH = ("sharding_constraints_on_intermediates", "shard_map_psum")
 
