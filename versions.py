@@ -106,6 +106,9 @@ class JaxLine:
     # device of each group by a scalar read from the device table; before, by that entry broadcast to the operand's
     # shape.
     convert_global_to_local_masks_by_scalar: bool
+    # `sdy-convert-global-to-local` marks the device offsets it broadcasts over a gather's or scatter's indices
+    # replicated (`sdy.sharding`); before, it left them unmarked.
+    convert_global_to_local_marks_index_offsets: bool
     # `sdy-resolve-permutation-factors` has the `partition-count` and `replica-count` options.
     permutation_factors_device_count_options: bool
     # `sdy-resolve-permutation-factors` has the `rng-bit-generator-unsafe` option.
@@ -260,6 +263,7 @@ _JAX_0_10 = JaxLine(
     convert_global_to_local_slice_offsets_i32=False,
     convert_global_to_local_finishes_partial_results=False,
     convert_global_to_local_masks_by_scalar=False,
+    convert_global_to_local_marks_index_offsets=False,
     permutation_factors_device_count_options=False,
     permutation_factors_rng_unsafe_option=False,
     permutation_factors_reverse_result_mirrored=False,
@@ -318,6 +322,7 @@ _JAX_0_11 = dataclasses.replace(
     per_instruction_partitioning=True,
     convert_global_to_local_device_counts=True,
     convert_global_to_local_rgv3_by_default=True,
+    convert_global_to_local_marks_index_offsets=True,
     permutation_factors_device_count_options=True,
     permutation_factors_reverse_result_mirrored=True,
     permutation_factors_halo_pad_slice_reshape=True,

@@ -184,7 +184,8 @@ def _bounds(bounds: list[int], indices: ir.RankedTensorType, components: _Compon
 def _per_component(
     scalars: list[ir.Value], indices: ir.RankedTensorType, components: _Components, sharding: TensorSharding
 ) -> ir.Value:
-    """One scalar per index component, broadcast over the indices tensor (marked replicated, as the C++ marks it)."""
+    """One scalar per index component, broadcast over the indices tensor (marked replicated from jax 0.11, as the C++
+    marks it)."""
     if components.count == 1:
         value = _broadcast(scalars[0], indices, [])
     else:
@@ -196,8 +197,9 @@ def _per_component(
             dimension=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0),
         )
         value = _broadcast(vector, indices, [components.dimension])
-    replicated = TensorSharding.fully_closed(sharding.mesh, len(indices.shape))
-    value.owner.attributes[_SHARDING] = TensorShardingPerValue((replicated,)).to_attr()
+    if versions.installed().convert_global_to_local_marks_index_offsets:
+        replicated = TensorSharding.fully_closed(sharding.mesh, len(indices.shape))
+        value.owner.attributes[_SHARDING] = TensorShardingPerValue((replicated,)).to_attr()
     return value
 
 

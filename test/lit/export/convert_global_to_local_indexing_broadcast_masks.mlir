@@ -1,5 +1,6 @@
 // RUN: pysdy-opt %s -split-input-file '--pass-pipeline=builtin.module(sdy-convert-global-to-local{enable-rgv3=false})' | filecheck %s
 // UNSUPPORTED: convert_global_to_local_masks_by_scalar
+// REQUIRES: convert_global_to_local_marks_index_offsets
 
 // Before jax 0.12, a scatter whose updates are split along its scatter dimensions keeps its operand on the first
 // device of each group by the entry of a device table broadcast to the operand's shape, read by the partition id
