@@ -235,6 +235,8 @@ class _Conversion:
             return
         if name == "stablehlo.iota":
             return  # no operands, and its local form adds the device's offset
+        if _has_side_effects(op) and self.several_devices and not _in_manual_computation(op):
+            _refuse(op, "with side effects outside a manual computation (every device would run them, not one)")
         if name in _SPLIT_DIMENSION_CHECKS:  # which split dimensions the C++ converts the op along
             getattr(self, _SPLIT_DIMENSION_CHECKS[name])(op)
         if name.startswith("stablehlo."):
@@ -675,6 +677,11 @@ class _Conversion:
         return split_reduction_axes(op, operands, results, self.meshes.of(known)) if known is not None else []
 
     @property
+    def several_devices(self) -> bool:
+        """Whether a mesh of the module spans more than one device."""
+        return any(mesh.total_size > 1 for mesh in self.meshes.meshes.values())
+
+    @property
     def replicas(self) -> bool:
         """Whether the devices are replicas, told apart by replica id."""
         return self.options.replica_count > 1
@@ -780,6 +787,24 @@ def _is_update_batch_dim(dim: int, numbers, updates: Optional[TensorSharding]) -
     index_vector = numbers.index_vector_dim
     indices_dims = [d for d in range(len(scatter_dims) + 1) if d != index_vector]
     return position < len(indices_dims) and indices_dims[position] in batching
+
+
+def _has_side_effects(op: ir.Operation) -> bool:
+    """A host callback that logs or writes, an outfeed, a send: what a program does once, not per device."""
+    if op.name == "stablehlo.custom_call":
+        effect = op.attributes["has_side_effect"] if "has_side_effect" in op.attributes else None
+        return effect is not None and ir.BoolAttr(effect).value
+    return op.name in ("stablehlo.outfeed", "stablehlo.send")
+
+
+def _in_manual_computation(op: ir.Operation) -> bool:
+    """Whether `op` is in a manual computation's body, whose code each device runs as written."""
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name == "sdy.manual_computation":
+            return True
+        parent = parent.parent
+    return False
 
 
 def _is_number(type_: ir.RankedTensorType) -> bool:

@@ -130,3 +130,15 @@ func.func @whole_values_marked_unreduced(%arg0: tensor<8xf32> {sdy.sharding = #s
   %1 = sdy.all_reduce {"x"} %0 out_sharding=<@mesh, [{}]> : tensor<8xf32>
   return %1 : tensor<8xf32>
 }
+
+// -----
+
+// A host callback that logs (JAX's io_callback) runs once in the global program; each device would run it in the
+// per-device one. (Found running a training step on the pysdy route: the log held every device's call.)
+sdy.mesh @mesh = <["x"=2]>
+
+func.func @logging_callback(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
+  // expected-error@+1 {{sdy-convert-global-to-local: pysdy does not implement converting 'stablehlo.custom_call' with side effects outside a manual computation (every device would run them, not one)}}
+  stablehlo.custom_call @log(%arg0) {has_side_effect = true} : (tensor<8xf32>) -> ()
+  return %arg0 : tensor<8xf32>
+}

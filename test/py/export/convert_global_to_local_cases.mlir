@@ -812,3 +812,12 @@ func.func @scatter_variadic(%arg0: tensor<64xf32>, %arg3: tensor<64xf32>, %arg1:
   %2 = sdy.all_reduce {"x"} %0#1 out_sharding=<@mesh, [{}]> : tensor<64xf32>
   return %1, %2 : tensor<64xf32>, tensor<64xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+
+func.func @logging_callback(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
+  stablehlo.custom_call @log(%arg0) {has_side_effect = true} : (tensor<8xf32>) -> ()
+  return %arg0 : tensor<8xf32>
+}
