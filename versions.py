@@ -109,6 +109,10 @@ class JaxLine:
     # `sdy-convert-global-to-local` marks the device offsets it broadcasts over a gather's or scatter's indices
     # replicated (`sdy.sharding`); before, it left them unmarked.
     convert_global_to_local_marks_index_offsets: bool
+    # `sdy-convert-global-to-local` sends a collective permute's parts where they belong also when its shardings name
+    # sub-axes; before, it paired devices otherwise there, and its program put parts on the wrong devices (pysdy
+    # pairs them right on every line).
+    convert_global_to_local_permutes_sub_axes_right: bool
     # `sdy-resolve-permutation-factors` has the `partition-count` and `replica-count` options.
     permutation_factors_device_count_options: bool
     # `sdy-resolve-permutation-factors` has the `rng-bit-generator-unsafe` option.
@@ -264,6 +268,7 @@ _JAX_0_10 = JaxLine(
     convert_global_to_local_finishes_partial_results=False,
     convert_global_to_local_masks_by_scalar=False,
     convert_global_to_local_marks_index_offsets=False,
+    convert_global_to_local_permutes_sub_axes_right=False,
     permutation_factors_device_count_options=False,
     permutation_factors_rng_unsafe_option=False,
     permutation_factors_reverse_result_mirrored=False,
@@ -323,6 +328,7 @@ _JAX_0_11 = dataclasses.replace(
     convert_global_to_local_device_counts=True,
     convert_global_to_local_rgv3_by_default=True,
     convert_global_to_local_marks_index_offsets=True,
+    convert_global_to_local_permutes_sub_axes_right=True,
     permutation_factors_device_count_options=True,
     permutation_factors_reverse_result_mirrored=True,
     permutation_factors_halo_pad_slice_reshape=True,

@@ -26,7 +26,7 @@ not convert yet (padding a split dimension, a gather taking one element of a
 split dimension at no start index, a scatter into a split dimension along a
 window, scatters of several operands with split updates, split named
 computations, multi-parameter all-to-alls, non-splat constants split
-across devices, collective permutes over sub-axes, collectives with more
+across devices, collectives with more
 than one replica), what the C++ fails on (a slice of part of a split
 dimension, a window or concatenation along one), and what would compute
 wrong values on each device's part, which the C++ converts blindly
@@ -264,13 +264,8 @@ class _Conversion:
             shardings = [self.value_sharding(op.operands[0]), TensorSharding.from_attr(op.attributes["out_sharding"])]
             if any(sharding is None for sharding in shardings):
                 _refuse(op, "whose operand has no sharding")
-            if any(axis.sub_axis is not None for s in shardings for dim in s.dims for axis in dim.axes):
-                _refuse(op, "over sub-axes")
             if shardings[0].dims == shardings[1].dims:
                 _refuse(op, "that moves nothing (Shardy's canonicalizer removes it; jaxlib's C++ aborts here)")
-            pairs = permutation_pairs(shardings[0], shardings[1], self.meshes.of(shardings[1]))
-            if len(set(pairs[:, 1].tolist())) != len(pairs):
-                _refuse(op, "that would send two devices' parts to one device (jaxlib's C++ aborts here)")
 
     def check_local_semantics(self, op: ir.Operation) -> None:
         """Refuses an op with a split dimension whose local computation would give wrong values (local_semantics.py),

@@ -36,7 +36,8 @@ from jaxlib.mlir.dialects import stablehlo
 from pysdy import versions
 from pysdy.dialects.sdy import AxisRef, Mesh, TensorSharding
 from pysdy.passes.common.reduction_bodies import build_reduction_body
-from pysdy.passes.gspmd.replica_groups import replica_groups
+from pysdy.passes.gspmd.replica_groups import mesh_pieces, replica_groups
+from pysdy.passes.propagation import axis_refs
 
 _DEVICE_TO_DEVICE = 1
 
@@ -193,14 +194,14 @@ def shard_index(device: int, axes: Sequence[AxisRef], mesh: Mesh) -> int:
 
 def permutation_pairs(in_sharding: TensorSharding, out_sharding: TensorSharding, mesh: Mesh) -> np.ndarray:
     """(source, target) for every device: the target holds in `out_sharding` the part the source holds in
-    `in_sharding`. Both orders list the sharding's axes first, then the other's; where several devices hold a
-    part, the last one receives it. Sub-axes are the caller's to refuse."""
-    used = {axis.name for sharding in (in_sharding, out_sharding) for dim in sharding.dims for axis in dim.axes}
-    ordered = [AxisRef(axis.name) for axis in mesh.axes if axis.name in used]
+    `in_sharding`. Both orders list the sharding's axes first, then the rest of the mesh's axes (pieces of them where
+    either sharding names sub-axes) in mesh order."""
+    shardings = (in_sharding, out_sharding)
+    pieces = mesh_pieces([axis for sharding in shardings for dim in sharding.dims for axis in dim.axes], mesh)
 
     def order(sharding: TensorSharding) -> list[AxisRef]:
-        axes = [AxisRef(axis.name) for dim in sharding.dims for axis in dim.axes]
-        return list(dict.fromkeys(axes + ordered))
+        axes = [axis for dim in sharding.dims for axis in dim.axes]
+        return axes + [piece for piece in pieces if not any(axis_refs.contains(axis, piece) for axis in axes)]
 
     devices = mesh.total_size
     out_order, in_order = order(out_sharding), order(in_sharding)

@@ -18,7 +18,7 @@ from pysdy.dialects.sdy import AxisRef, Mesh
 from pysdy.passes.propagation.axis_refs import sub_axis
 
 
-def _mesh_pieces(axes: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
+def mesh_pieces(axes: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
     """The mesh's axes, major to minor, each cut where a sub-axis of it in `axes` begins or ends."""
     bounds = {axis.name: {1, axis.size} for axis in mesh.axes}
     for ref in axes:
@@ -36,7 +36,7 @@ def _mesh_pieces(axes: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
 
 def replica_groups(axes: Sequence[AxisRef], mesh: Mesh) -> np.ndarray:
     """The groups of devices a collective over `axes` of `mesh` combines: an int64 array [groups, group size]."""
-    pieces = _mesh_pieces(axes, mesh)
+    pieces = mesh_pieces(axes, mesh)
     reduced = [pieces.index(ref) for ref in axes]
     kept = [index for index in range(len(pieces)) if index not in reduced]
     devices = np.array(mesh.device_ids or range(mesh.total_size), dtype=np.int64)
