@@ -15,82 +15,29 @@ from jaxlib.mlir import passmanager
 
 import jax_corpus  # noqa: F401 (gives JAX its 8 CPU devices before the backend starts)
 import located_outcomes
-from child_process import ChildProcessCrash, in_child_process
+from child_process import in_child_process
+from conversion_outcomes import PASS, SDY_COLLECTIVE, WRONG_VALUES, as_cpp_or_refused, as_main, cpp_or_none, problems_running
 from jax_corpus import corpus, program_names
 from line_side import when
 from pysdy.dialects.context import make_context
 from pysdy.passes.pipeline import PipelineError, build_pass_manager, parse_pipeline
 from pysdy.passes.registry import lookup_pass
-from pysdy.runtime.host_inputs import random_inputs
-from pysdy.runtime.module_info import module_info_of_text
-from pysdy.runtime.per_device_check import check_per_device
-from pysdy.runtime.reference import unpartitioned_text
 
-PASS = "sdy-convert-global-to-local"
-NOT_YET = "sdy-convert-global-to-local: pysdy does not implement converting '"
-WRONG_VALUES = re.compile(r"sdy-convert-global-to-local: .* (would compute wrong values|would reduce whole values)")
-_SDY_COLLECTIVE = re.compile(r"sdy\.(all_reduce|all_gather|all_slice|all_to_all|collective_permute|reduce_scatter) ")
 _PROPAGATE_AND_EXPORT = "sdy-propagation-pipeline,sdy-export-pipeline{enable-insert-explicit-collectives=true}"
 
 with open(os.path.join(os.path.dirname(__file__), "convert_global_to_local_cases.mlir")) as _file:
     CASES = [case.strip() for case in _file.read().split("// -----")]
 
 
-def _cpp(text: str, pipeline: str) -> str | None:
-    """The C++ outcome, None where it aborts."""
-    try:
-        return located_outcomes.cpp(text, pipeline)
-    except ChildProcessCrash:
-        return None
-
-
-def _assert_as_cpp(text: str, pipeline: str = PASS) -> str:
-    """pysdy's outcome is the C++'s, or an error where pysdy refuses, or where the C++ fails or aborts anything
-    (whether it runs right is test_pysdy_partitioned_runs.py's to check); returns how they compare."""
-    actual = located_outcomes.pysdy(text, pipeline)
-    expected = _cpp(text, pipeline)
-    if (expected is None or expected.startswith("error: ")) and not actual.startswith("error: "):
-        return "converted where the C++ fails"
-    if actual == expected:
-        return "converted" if not actual.startswith("error: ") and actual != located_outcomes.cpp(text, "") else "same"
-    assert actual.startswith("error: loc("), actual
-    assert NOT_YET in actual or WRONG_VALUES.search(actual), actual
-    return "refused"
-
-
-@in_child_process
-def _problems_running(global_text: str, local_text: str) -> list[str] | None:
-    """What differs when the per-device module runs on the devices of its mesh against the global one (on one
-    device; with manual computations, as XLA's Shardy partitions it); None where the global module has sdy
-    collectives, which neither runs, or reads device ids, whose values differ from device to device, or has partial
-    values."""
-    if any(word in global_text for word in ("stablehlo.partition_id", "stablehlo.replica_id", "unreduced=")):
-        return None  # (partial values have no meaning on one device either)
-    with make_context():
-        if unpartitioned_text(global_text) is None and "sdy.manual_computation" not in global_text:
-            return None
-        devices = module_info_of_text(global_text).mesh_device_count()
-    inputs = random_inputs(module_info_of_text(global_text), seed=5)
-    return check_per_device(global_text, local_text, inputs, devices).problems
-
-
-def _as_main(*texts: str) -> list[str]:
-    """The texts with their one function named @main, which the harness runs."""
-    names = re.findall(r"func\.func (?:public |private )?@([\w.]+)\(", texts[0])
-    if len(names) != 1:
-        return list(texts)
-    return [re.sub(rf"@{re.escape(names[0])}\(", "@main(", text) for text in texts]
-
-
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_as_cpp_or_refused(case):
     """And what pysdy converts runs as the module does, wherever the module runs."""
-    outcome = _assert_as_cpp(CASES[case])
+    outcome = as_cpp_or_refused(CASES[case])
     local = located_outcomes.pysdy(CASES[case], PASS)
     if outcome == "refused" or local.startswith("error: "):
         return
-    problems = _problems_running(*_as_main(CASES[case], local))
-    if outcome == "converted where the C++ fails" and not _SDY_COLLECTIVE.search(CASES[case]):
+    problems = problems_running(*as_main(CASES[case], local))
+    if outcome == "converted where the C++ fails" and not SDY_COLLECTIVE.search(CASES[case]):
         assert problems == []  # nothing else vouches for pysdy's program
     else:
         # (sdy collectives run only inside whole programs: test_pysdy_partitioned_runs.py runs those)
@@ -102,10 +49,10 @@ def test_where_pysdy_finds_wrong_values_the_cpp_program_computes_them():
     run on one device: the C++'s program gives other values than the module."""
     checked = 0
     for text in CASES:
-        refusal, converted = located_outcomes.pysdy(text, PASS), _cpp(text, PASS)
+        refusal, converted = located_outcomes.pysdy(text, PASS), cpp_or_none(text, PASS)
         if not WRONG_VALUES.search(refusal) or converted is None or converted.startswith("error: "):
             continue
-        problems = _problems_running(*_as_main(text, converted))
+        problems = problems_running(*as_main(text, converted))
         if problems is None:
             continue
         assert problems, f"the C++'s program of this case runs right, yet pysdy refuses it:\n{text}\n{refusal}"
@@ -114,7 +61,7 @@ def test_where_pysdy_finds_wrong_values_the_cpp_program_computes_them():
 
 
 def test_cases_have_converted_and_refused_modules():
-    outcomes = [_assert_as_cpp(text) for text in CASES]
+    outcomes = [as_cpp_or_refused(text) for text in CASES]
     assert outcomes.count("converted") >= 6 and outcomes.count("refused") >= 8, outcomes
 
 
@@ -122,7 +69,7 @@ def test_cases_have_converted_and_refused_modules():
 @pytest.mark.parametrize("counts", ["partition-count=4", "replica-count=2", "partition-count=0 replica-count=8"])
 @pytest.mark.parametrize("case", range(0, len(CASES), 4))
 def test_one_device_count_as_cpp_or_refused(case, counts):
-    _assert_as_cpp(CASES[case], f"{PASS}{{{counts}}}")
+    as_cpp_or_refused(CASES[case], f"{PASS}{{{counts}}}")
 
 
 @when("convert_global_to_local_device_counts")
@@ -157,7 +104,7 @@ def test_as_cpp_or_refused_on_exported_jax_programs(program):
     exported = _cpp_exported(program)
     if exported.startswith("error: "):
         pytest.skip(f"jaxlib's export fails on it: {exported}")
-    _assert_as_cpp(exported)
+    as_cpp_or_refused(exported)
 
 
 def test_most_exported_jax_programs_that_convert_convert_as_cpp():
@@ -168,7 +115,7 @@ def test_most_exported_jax_programs_that_convert_convert_as_cpp():
     for program in program_names():
         exported = _cpp_exported(program)
         if not exported.startswith("error: "):
-            outcomes.append(_assert_as_cpp(exported))
+            outcomes.append(as_cpp_or_refused(exported))
     assert outcomes.count("converted") >= 5, outcomes
     assert outcomes.count("converted") + outcomes.count("converted where the C++ fails") >= 12, outcomes
 
