@@ -13,7 +13,8 @@ convolution's group counts local, a pad or convolution made anew without
 other attributes, as the C++ does); `sdy.constant` becomes
 `stablehlo.constant`; each sdy collective becomes the per-device code of
 `local_collectives.py`, numbered from the first channel id after the
-module's largest; iotas, slices and dynamic slices with a sharding that
+module's largest (`sdy.replicated_to_unreduced` too: zeros on all devices
+but one of each group); iotas, slices and dynamic slices with a sharding that
 names an axis, and manual computations, are rewritten (`local_rewrites.py`);
 so are gathers and scatters indexing a split dimension one element at a time,
 and scatters whose updates are split along their scatter dimensions
@@ -56,7 +57,12 @@ from pysdy.passes.common.collective_attrs import all_to_all_params, axis_list, a
 from pysdy.passes.common.reduction_bodies import body_reduction
 from pysdy.passes.common.values import type_rank
 from pysdy.passes.gspmd.reduction_identities import identity_refusal
-from pysdy.passes.export.local_collectives import CollectiveBuilder, dynamic_slice, permutation_pairs
+from pysdy.passes.export.local_collectives import (
+    CollectiveBuilder,
+    dynamic_slice,
+    permutation_pairs,
+    replicated_to_unreduced,
+)
 from pysdy.passes.export.local_rewrites import (
     inline_manual_computation,
     keep_only_attributes,
@@ -106,7 +112,7 @@ _REWRITTEN = _SLICES | {"stablehlo.iota"}
 _DOTS = frozenset({"stablehlo.dot", "stablehlo.dot_general"})
 _COLLECTIVES = frozenset(
     {"sdy.all_reduce", "sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute",
-     "sdy.reduce_scatter"}
+     "sdy.reduce_scatter", "sdy.replicated_to_unreduced"}
 )
 _CARRIERS = frozenset({"func.call", "func.return", "sdy.return"})
 _NAMED_SHARDINGS = ("in_shardings", "out_shardings")
@@ -258,6 +264,12 @@ class _Conversion:
         if op.name == "sdy.reduce_scatter" and self.options.combine_multi_dimension_reduce_scatter:
             if sum(1 for axes in axis_lists(op, "reduce_scatter_axes") if axes) > 1:
                 _refuse(op, "over several dimensions with combine-multi-dimension-reduce-scatter")
+        if op.name == "sdy.replicated_to_unreduced":
+            out = TensorSharding.from_attr(op.attributes["out_sharding"])
+            if out.reduction != "sum":
+                _refuse(op, f"making values partial by {out.reduction} (the C++ aborts)")
+            if not _is_number(op.results[0].type):
+                _refuse(op, f"of {op.results[0].type.element_type}")
         if op.name == "sdy.all_to_all" and len(all_to_all_params(op)) != 1:
             _refuse(op, "with more than one parameter")
         if op.name == "sdy.collective_permute":
@@ -734,6 +746,8 @@ class _Conversion:
         build = self.collectives
         if op.name == "sdy.all_reduce":
             return build.all_reduce(value, axis_list(op, "reduction_axes"), reduction(op), mesh, mesh_or_ref)
+        if op.name == "sdy.replicated_to_unreduced":
+            return replicated_to_unreduced(value, axis_list(op, "axes"), mesh)
         if op.name == "sdy.all_gather":
             axes = axis_lists(op, "gathering_axes")
             return build.all_gather(value, axes, self.options.per_dim_all_gather, mesh, mesh_or_ref)

@@ -21,6 +21,8 @@ offset, indexed by its partition id.
   the target dimension and concatenating along the source dimension.
 - `sdy.collective_permute`: one `stablehlo.collective_permute` sending each
   device's part to the device that holds the same part in the out sharding.
+- `sdy.replicated_to_unreduced` (sum): the value kept on the first device of
+  each group along the axes, zeros on the others.
 """
 
 from __future__ import annotations
@@ -216,6 +218,24 @@ def dimension_offset(axes: Sequence[AxisRef], shard_size: int, mesh: Mesh, repli
     offsets = [shard_index(device, axes, mesh) * shard_size for device in range(mesh.total_size)]
     dtype = np.int32 if _index_type().width == 32 else np.int64
     return reshape(device_entry(np.array(offsets, dtype=dtype), replicas), [])
+
+
+def replicated_to_unreduced(value: ir.Value, axes: Sequence[AxisRef], mesh: Mesh) -> ir.Value:
+    """`value` kept on the first device of each group along `axes`, zeros on the others: partial sums of it."""
+    keep = reshape(first_of_groups(axes, mesh), [])
+    zero = ir.DenseElementsAttr.get_splat(value.type, _zero(value.type.element_type))
+    zeros = create_value("stablehlo.constant", value.type, [], value=zero)
+    return create_value("stablehlo.select", value.type, [keep, value, zeros])
+
+
+def first_of_groups(axes: Sequence[AxisRef], mesh: Mesh, replicas: bool = False) -> ir.Value:
+    """Whether the device is the first of its group along `axes`: its `device_entry` (`tensor<1xi1>`)."""
+    table = np.array([shard_index(device, axes, mesh) == 0 for device in range(mesh.total_size)], dtype=np.bool_)
+    return device_entry(table, replicas)
+
+
+def _zero(element: ir.Type) -> ir.Attribute:
+    return ir.IntegerAttr.get(element, 0) if isinstance(element, ir.IntegerType) else ir.FloatAttr.get(element, 0.0)
 
 
 def device_entry(table: np.ndarray, replicas: bool = False) -> ir.Value:

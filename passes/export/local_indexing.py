@@ -40,10 +40,9 @@ from pysdy.dialects.sdy import AxisRef, Mesh, TensorShardingPerValue, TensorShar
 from pysdy.passes.gspmd.reduction_identities import identity
 from pysdy.passes.export.local_collectives import (
     create_value,
-    device_entry,
     dimension_offset,
+    first_of_groups,
     reshape,
-    shard_index,
     tensor_type,
 )
 
@@ -211,12 +210,11 @@ def _kept_on_first_devices(
     type_ = values[0].type
     value = identity(type_.element_type, reduction)
     scalar = create_value("stablehlo.constant", value.type, [], value=value)
-    table = np.array([shard_index(device, axes, mesh) == 0 for device in range(mesh.total_size)], dtype=np.bool_)
     if versions.installed().convert_global_to_local_masks_by_scalar:
         others = _broadcast(scalar, type_, [])
-        keep = reshape(device_entry(table, replicas), [])
+        keep = reshape(first_of_groups(axes, mesh, replicas), [])
     else:
-        keep = device_entry(table, replicas)
+        keep = first_of_groups(axes, mesh, replicas)
         keep = _broadcast(keep, ir.RankedTensorType.get(type_.shape, keep.type.element_type), [0])
         others = _broadcast(scalar, type_, [])
     return [create_value("stablehlo.select", type_, [keep, value, others]) for value in values]
