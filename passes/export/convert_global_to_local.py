@@ -420,7 +420,8 @@ class _Conversion:
                 if count > 1:
                     _refuse(op, f"of several operands with updates split along scatter dimension {dim}")
                 if not _is_number(op.results[0].type):
-                    _refuse(op, f"of {op.results[0].type.element_type} with updates split along scatter dimension {dim}")
+                    element = op.results[0].type.element_type
+                    _refuse(op, f"of {element} with updates split along scatter dimension {dim}")
         for value in op.operands[:count]:
             for dim, axes in enumerate(_axes_per_dim(self.value_sharding(value), operand_rank)):
                 if not axes or dim in batching or (dim in indexed and dim in inserted):

@@ -82,7 +82,7 @@ class CollectiveBuilder:
     def all_reduce_as(
         self, value: ir.Value, axes: Sequence[AxisRef], reduce: ir.Operation, mesh: Mesh, mesh_or_ref: ir.Attribute
     ) -> ir.Value:
-        """An all-reduce with a copy of the body of `reduce` (a one-result `stablehlo.reduce` or `stablehlo.scatter`)."""
+        """An all-reduce with a copy of the body of `reduce` (a one-result reduce or scatter)."""
         groups, _ = self._groups(axes, mesh, mesh_or_ref)
         op = self._reducing_op("stablehlo.all_reduce", value, value.type, {"replica_groups": groups})
         copy = reduce.clone()
@@ -249,9 +249,8 @@ def device_entry(table: np.ndarray, replicas: bool = False) -> ir.Value:
     values = ir.DenseElementsAttr.get(table)
     constant = create_value("stablehlo.constant", values.type, [], value=values)
     element = ir.RankedTensorType(values.type).element_type
-    return create_value(
-        "stablehlo.dynamic_slice", tensor_type([1], element), [constant, device], slice_sizes=ir.DenseI64ArrayAttr.get([1])
-    )
+    sizes = ir.DenseI64ArrayAttr.get([1])
+    return create_value("stablehlo.dynamic_slice", tensor_type([1], element), [constant, device], slice_sizes=sizes)
 
 
 def dynamic_slice(

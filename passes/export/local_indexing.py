@@ -76,8 +76,9 @@ def localize_gather(
         element = indices.type.element_type
         full = _global_shape(gather.operands[0].type, operand, mesh)
         bounds = [full[dim] - 1 for dim in numbers.start_index_map]
-        zero = _splat(indices.type, 0)
-        clamped = create_value("stablehlo.clamp", indices.type, [zero, indices, _bounds(bounds, indices.type, components)])
+        lowest = _splat(indices.type, 0)  # (made first, as the C++ makes it)
+        highest = _bounds(bounds, indices.type, components)
+        clamped = create_value("stablehlo.clamp", indices.type, [lowest, indices, highest])
         lows, highs = [], []
         for dim in numbers.start_index_map:
             axes = operand.dims[dim].axes
@@ -93,9 +94,8 @@ def localize_gather(
         high = _per_component(highs, indices.type, components, operand)
         gather.operands[1] = create_value("stablehlo.subtract", indices.type, [clamped, low])
         mask_type = ir.RankedTensorType.get(indices.type.shape, ir.IntegerType.get_signless(1))
-        inside = create_value(
-            "stablehlo.and", mask_type, [_compare("GE", clamped, low, mask_type), _compare("LE", clamped, high, mask_type)]
-        )
+        above, below = _compare("GE", clamped, low, mask_type), _compare("LE", clamped, high, mask_type)
+        inside = create_value("stablehlo.and", mask_type, [above, below])
     result = gather.results[0]
     with ir.InsertionPoint.after(gather), gather.location:
         if components.dimension is not None:
@@ -176,7 +176,8 @@ def _bounds(bounds: list[int], indices: ir.RankedTensorType, components: _Compon
     element = indices.element_type
     values = ", ".join(str(bound) for bound in bounds)
     vector_type = tensor_type([components.count], element)
-    vector = create_value("stablehlo.constant", vector_type, [], value=ir.Attribute.parse(f"dense<[{values}]> : {vector_type}"))
+    attribute = ir.Attribute.parse(f"dense<[{values}]> : {vector_type}")
+    vector = create_value("stablehlo.constant", vector_type, [], value=attribute)
     return _broadcast(vector, indices, [components.dimension])
 
 
@@ -208,8 +209,8 @@ def _kept_on_first_devices(
     """Each value on the first device of its group along `axes`, the identity of `reduction` on the others (values of
     one type)."""
     type_ = values[0].type
-    value = identity(type_.element_type, reduction)
-    scalar = create_value("stablehlo.constant", value.type, [], value=value)
+    neutral = identity(type_.element_type, reduction)
+    scalar = create_value("stablehlo.constant", neutral.type, [], value=neutral)
     if versions.installed().convert_global_to_local_masks_by_scalar:
         others = _broadcast(scalar, type_, [])
         keep = reshape(first_of_groups(axes, mesh, replicas), [])
