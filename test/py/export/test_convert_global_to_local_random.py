@@ -8,7 +8,8 @@ from __future__ import annotations
 import collections
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given
+from hypothesis_settings import module_settings
 from jaxlib.mlir import ir
 
 import jax_corpus  # noqa: F401 (gives JAX its 8 CPU devices before the backend starts)
@@ -25,17 +26,6 @@ from propagation.random_modules import modules, random_module
 
 _EXPORT = "sdy-propagation-pipeline,sdy-export-pipeline{enable-insert-explicit-collectives=true}"
 _DEVICES = 8
-
-
-def _settings(max_examples: int, phases: tuple[Phase, ...]) -> settings:
-    return settings(
-        max_examples=max_examples,
-        phases=phases,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
 
 
 @in_child_process
@@ -65,7 +55,7 @@ def _check(text: str) -> str:
 
 
 @given(modules(no_dead_values=True))
-@_settings(40, (Phase.explicit, Phase.generate))
+@module_settings(40, (Phase.explicit, Phase.generate))
 def test_random_modules_convert_as_cpp_and_run_right(text):
     _check(text)
 
@@ -80,6 +70,6 @@ def test_random_modules_are_often_converted():
 
 @pytest.mark.slow
 @given(modules(no_dead_values=True))
-@_settings(600, tuple(Phase))
+@module_settings(600, tuple(Phase))
 def test_many_random_modules_convert_as_cpp_and_run_right(text):
     _check(text)

@@ -13,7 +13,8 @@ import os
 import re
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given
+from hypothesis_settings import module_settings
 
 from gather_scatter_modules import functions
 from import_oracle import corpus_programs, cpp_steps, run_cpp, run_py
@@ -45,25 +46,14 @@ def test_pass_matches_cpp_on_hand_written_cases(index):
     _assert_pass_matches_cpp(_cases()[index])
 
 
-def _settings(max_examples: int, phases: tuple[Phase, ...]) -> settings:
-    return settings(
-        max_examples=max_examples,
-        phases=phases,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow],
-    )
-
-
-@_settings(150, (Phase.explicit, Phase.generate))
+@module_settings(150, (Phase.explicit, Phase.generate))
 @given(functions())
 def test_pass_matches_cpp_on_random_gathers_and_scatters(text):
     _assert_pass_matches_cpp(text)
 
 
 @pytest.mark.slow
-@_settings(3000, tuple(Phase))
+@module_settings(3000, tuple(Phase))
 @given(functions())
 def test_pass_matches_cpp_on_many_random_gathers_and_scatters(text):
     _assert_pass_matches_cpp(text)

@@ -30,7 +30,8 @@ import itertools
 import re
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given
+from hypothesis_settings import module_settings
 from jaxlib.mlir import ir
 
 from jax_corpus import corpus, program_names
@@ -552,20 +553,9 @@ def _check_random_module(text: str, pass_: str) -> None:
         assert actual == expected, first_difference(expected, actual)
 
 
-def _random_settings(max_examples: int, phases: tuple[Phase, ...]) -> settings:
-    return settings(
-        max_examples=max_examples,
-        phases=phases,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
-
-
 # Modules without dead values: jaxlib crashes when an op it erases as dead had gained a sharding.
 @pytest.mark.parametrize("pass_", PASSES)
-@_random_settings(40, (Phase.explicit, Phase.generate))
+@module_settings(40, (Phase.explicit, Phase.generate))
 @given(text=modules(no_dead_values=True))
 def test_random_modules(pass_, text):
     _check_random_module(text, pass_)
@@ -573,7 +563,7 @@ def test_random_modules(pass_, text):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("pass_", PASSES)
-@_random_settings(1000, tuple(Phase))
+@module_settings(1000, tuple(Phase))
 @given(text=modules(no_dead_values=True))
 def test_random_modules_many(pass_, text):
     _check_random_module(text, pass_)

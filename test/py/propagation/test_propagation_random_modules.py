@@ -9,7 +9,8 @@ reports the failing module (the raw one, before import) as "Falsifying example".
 """
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given
+from hypothesis_settings import module_settings
 from jaxlib.mlir import ir
 
 from oracle import cpp_output
@@ -27,20 +28,9 @@ PASSES = [
 ]
 
 
-def _common_settings(max_examples: int, phases: tuple[Phase, ...]) -> settings:
-    return settings(
-        max_examples=max_examples,
-        phases=phases,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
-
-
 # The quick run reports the failing module as drawn; the slow run also shrinks it to a minimal one.
-FEW = _common_settings(50, (Phase.explicit, Phase.generate))
-MANY = _common_settings(1000, tuple(Phase))
+FEW = module_settings(50, (Phase.explicit, Phase.generate))
+MANY = module_settings(1000, tuple(Phase))
 
 
 def _requires(pass_: str) -> pytest.MarkDecorator:
