@@ -17,7 +17,9 @@ from pysdy.runtime.reference import unpartitioned_text
 PASS = "sdy-convert-global-to-local"
 NOT_YET = "sdy-convert-global-to-local: pysdy does not implement converting '"
 WRONG_VALUES = re.compile(r"sdy-convert-global-to-local: .* (would compute wrong values|would reduce whole values)")
-SDY_COLLECTIVE = re.compile(r"sdy\.(all_reduce|all_gather|all_slice|all_to_all|collective_permute|reduce_scatter) ")
+SDY_COLLECTIVE = re.compile(
+    r"sdy\.(all_reduce|all_gather|all_slice|all_to_all|collective_permute|reduce_scatter|replicated_to_unreduced) "
+)
 
 
 def cpp_or_none(text: str, pipeline: str) -> str | None:

@@ -821,11 +821,3 @@ func.func @logging_callback(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@
   stablehlo.custom_call @log(%arg0) {has_side_effect = true} : (tensor<8xf32>) -> ()
   return %arg0 : tensor<8xf32>
 }
-
-// -----
-
-sdy.mesh @mesh = <["x"=2, "y"=4]>
-func.func @r2u_max(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}], unreduced=max{"y"}>}) {
-  %0 = sdy.replicated_to_unreduced {"y"} %arg0 out_sharding=<@mesh, [{"x"}, {}], unreduced=max{"y"}> : tensor<8x8xf32>
-  return %0 : tensor<8x8xf32>
-}
