@@ -113,6 +113,10 @@ class JaxLine:
     # sub-axes; before, it paired devices otherwise there, and its program put parts on the wrong devices (pysdy
     # pairs them right on every line).
     convert_global_to_local_permutes_sub_axes_right: bool
+    # `sdy-convert-global-to-local` keeps a constant marked unreduced (partial sums of a whole value) on the first
+    # device of each group, zeros on the others; before, every device kept it whole and their sum counted it once per
+    # device (pysdy keeps it on one device on every line).
+    convert_global_to_local_masks_partial_constants: bool
     # `sdy-resolve-permutation-factors` has the `partition-count` and `replica-count` options.
     permutation_factors_device_count_options: bool
     # `sdy-resolve-permutation-factors` has the `rng-bit-generator-unsafe` option.
@@ -267,6 +271,7 @@ _JAX_0_10 = JaxLine(
     convert_global_to_local_slice_offsets_i32=False,
     convert_global_to_local_finishes_partial_results=False,
     convert_global_to_local_masks_by_scalar=False,
+    convert_global_to_local_masks_partial_constants=False,
     convert_global_to_local_marks_index_offsets=False,
     convert_global_to_local_permutes_sub_axes_right=False,
     permutation_factors_device_count_options=False,
@@ -356,6 +361,7 @@ _JAX_0_12 = dataclasses.replace(
     convert_global_to_local_slice_offsets_i32=True,
     convert_global_to_local_finishes_partial_results=True,
     convert_global_to_local_masks_by_scalar=True,
+    convert_global_to_local_masks_partial_constants=True,
     per_instruction_rng_option=True,
     per_instruction_main_function_only=True,
     permutation_factors_rng_unsafe_option=True,

@@ -32,11 +32,16 @@ than one replica), what the C++ fails on (a slice of part of a split
 dimension, a window or concatenation along one), and what would compute
 wrong values on each device's part, which the C++ converts blindly
 (`local_semantics.py`; an all-reduce of values that are not partial; values
-made partial from whole ones; values passed to a function result, callee
+passed to a function result, callee
 argument, loop or branch result, or manual computation split otherwise; a
 strided slice whose stride does not fit each part; a convolution window over
 a split spatial dimension). Like the C++, it fails on a module given both
 more than one replica and more than one partition.
+
+Whole values marked partial sums (a constant's or op's result with unreduced
+axes no operand and no split reduction of the op explains) are kept on the
+first device of each group along those axes, zeros on the others, as XLA's own
+route keeps them (`made_partial`); jax 0.12's C++ does so for constants only.
 """
 
 from __future__ import annotations
@@ -222,13 +227,6 @@ class _Conversion:
         if name in ("func.func", "sdy.mesh", "sdy.constant"):
             if name == "sdy.constant" and changes and not _is_splat(op):
                 _refuse(op, "a constant split across devices that is not one repeated value (or is complex)")
-            if name == "sdy.constant" and any(s is not None and s.unreduced for s in self.result_shardings(op)):
-                op.location.emit_error(
-                    f"{_PASS}: 'sdy.constant' with unreduced axes: every device would hold the whole value as its "
-                    "partial one, and their sum would count it once per device (XLA's own route zeroes all copies "
-                    "but one): on local parts it would compute wrong values"
-                )
-                raise PassFailure()
             return
         if name in _COLLECTIVES:
             self.check_collective(op)
@@ -569,11 +567,18 @@ class _Conversion:
         ]
         unfinished = [self.unfinished(op) for op in self.ops]
         partial = [self.partial_axes(op) if op.name == "stablehlo.scatter" else [] for op in self.ops]
-        for op, shardings, rewrite, finishing, axes in zip(self.ops, operand_shardings, rewritten, unfinished, partial):
+        made = [self.made_partial(op) for op in self.ops]
+        steps = zip(self.ops, operand_shardings, rewritten, unfinished, partial, made)
+        for op, shardings, rewrite, finishing, axes, made_partial in steps:
             last = self.convert(op, shardings, rewrite, axes)
             if finishing is not None:
                 axes, sharding = finishing
                 finish_partial_results(last, axes, self.meshes.of(sharding), _mesh_or_ref(sharding), self.collectives)
+            for index, sharding in made_partial:
+                result = last.results[index]
+                with ir.InsertionPoint.after(last), last.location:
+                    kept = replicated_to_unreduced(result, sharding.unreduced, self.meshes.of(sharding))
+                result.replace_all_uses_except(kept, kept.owner.operation)
         for op in reversed(manual_computations):  # inner ones first
             inline_manual_computation(op)
 
@@ -612,7 +617,7 @@ class _Conversion:
         if name == "func.func":
             self.convert_func(op)
         elif name == "sdy.constant":
-            self.convert_constant(op)
+            return self.convert_constant(op)
         elif rewrite:
             with ir.InsertionPoint(op), op.location:
                 if name in _COLLECTIVES:
@@ -679,6 +684,23 @@ class _Conversion:
         axes = unfinished_reduction_axes(op, operands, results, self.meshes.of(known))
         return (axes, known) if axes else None
 
+    def made_partial(self, op: ir.Operation) -> list[tuple[int, TensorSharding]]:
+        """The results (index, sharding) of a constant or StableHLO op that are marked partial sums along axes no
+        operand and no split reduction of the op makes them partial on: whole values, which the pass keeps on the
+        first device of each group along those axes (zeros on the others), as XLA's own route does. (Partial maxima or
+        minima may stay whole on every device.)"""
+        if op.name != "sdy.constant" and not op.name.startswith("stablehlo."):
+            return []
+        operands, results, _ = self.op_shardings(op)
+        made = [
+            (index, sharding)
+            for index, sharding in enumerate(results)
+            if sharding is not None and sharding.unreduced and sharding.reduction == "sum"
+        ]
+        if not made or any(s is not None and s.unreduced for s in operands) or self.partial_axes(op):
+            return []
+        return made
+
     def partial_axes(self, op: ir.Operation) -> list[AxisRef]:
         """The axes along which `op`'s results are partial (its split reduction factors')."""
         operands, results, known = self.op_shardings(op)
@@ -729,7 +751,7 @@ class _Conversion:
         for argument in block.arguments:
             argument.set_type(self.local_type(argument.type, self.value_sharding(argument)))
 
-    def convert_constant(self, op: ir.Operation) -> None:
+    def convert_constant(self, op: ir.Operation) -> ir.Operation:
         local = self.local_type(op.results[0].type, self.result_shardings(op)[0])
         if local != op.results[0].type:  # one repeated value (check): the same value in the local shape
             op.attributes["value"] = ir.DenseElementsAttr.get_splat(
@@ -737,7 +759,7 @@ class _Conversion:
             )
             op.results[0].set_type(local)
         keep_only_attributes(op, frozenset({"value"}))  # the C++ makes a constant of its value alone
-        replace_constant(op, "stablehlo.constant")
+        return replace_constant(op, "stablehlo.constant")
 
     def convert_collective(self, op: ir.Operation, operand_sharding: Optional[TensorSharding]) -> ir.Value:
         out = TensorSharding.from_attr(op.attributes["out_sharding"])

@@ -20,7 +20,9 @@ first asks the op's sharding rule, on the global module:
   the operand) is split: the position is global; and no random numbers are
   drawn into a split result (each device would draw its own, not its part);
 - no operand has unreduced axes, and a result's unreduced axes are exactly
-  the split reduction factors' (partial results, marked so).
+  the split reduction factors' (partial results, marked so), or there is no
+  split reduction (whole values marked partial, which the pass keeps on one
+  device of each group).
 
 A problem is a sentence saying what would be wrong; None means the local op
 is right.
@@ -83,6 +85,8 @@ def local_problem(
             return "with a dimension split along which it moves elements between devices' parts"
     reduced = _reduced_axes(projection, rule)
     unreduced = {axis for s in result_shardings if s is not None for axis in s.unreduced}
+    if unreduced and not reduced:
+        return None  # whole values made partial: the pass keeps them on one device of each group
     if unreduced and unreduced != set(reduced):
         return "with unreduced axes on a result that are not the axes its split reduction leaves partial"
     if reduced and not unreduced:

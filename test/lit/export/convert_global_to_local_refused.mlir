@@ -102,37 +102,6 @@ func.func @partial_sums_read_finished_and_not(%arg0: tensor<8x16xf32> {sdy.shard
 
 // -----
 
-sdy.mesh @mesh = <["x"=2, "y"=2]>
-
-// jax 0.12 lowers the gradient of a shard_map reading a reduced input so; XLA's own route zeroes all copies but one.
-func.func @replicated_constant_marked_unreduced() -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) {
-  // expected-error@+1 {{sdy-convert-global-to-local: 'sdy.constant' with unreduced axes: every device would hold the whole value as its partial one, and their sum would count it once per device (XLA's own route zeroes all copies but one): on local parts it would compute wrong values}}
-  %0 = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [], unreduced={"y"}>]>} dense<1.000000e+00> : tensor<f32>
-  %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [], unreduced={"y"}>] out_shardings=[<@mesh, [{"x"}, {"y"}]>] manual_axes={"x", "y"} (%arg0: tensor<f32>) {
-    %2 = stablehlo.broadcast_in_dim %arg0, dims = [] : (tensor<f32>) -> tensor<4x4xf32>
-    %3 = "stablehlo.reduce_scatter"(%2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
-    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
-      %4 = stablehlo.add %arg1, %arg2 : tensor<f32>
-      stablehlo.return %4 : tensor<f32>
-    }) : (tensor<4x4xf32>) -> tensor<4x2xf32>
-    sdy.return %3 : tensor<4x2xf32>
-  } : (tensor<f32>) -> tensor<8x4xf32>
-  return %1 : tensor<8x4xf32>
-}
-
-// -----
-
-sdy.mesh @mesh = <["x"=2]>
-
-func.func @whole_values_marked_unreduced(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
-  // expected-error@+1 {{sdy-convert-global-to-local: 'stablehlo.convert' with unreduced axes on a result that are not the axes its split reduction leaves partial: on local parts it would compute wrong values}}
-  %0 = stablehlo.convert %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}], unreduced={"x"}>]>} : tensor<8xf32>
-  %1 = sdy.all_reduce {"x"} %0 out_sharding=<@mesh, [{}]> : tensor<8xf32>
-  return %1 : tensor<8xf32>
-}
-
-// -----
-
 // A host callback that logs (JAX's io_callback) runs once in the global program; each device would run it in the
 // per-device one. (Found running a training step on the pysdy route: the log held every device's call.)
 sdy.mesh @mesh = <["x"=2]>
