@@ -577,7 +577,8 @@ class _Conversion:
             for index, sharding in made_partial:
                 result = last.results[index]
                 with ir.InsertionPoint.after(last), last.location:
-                    kept = replicated_to_unreduced(result, sharding.unreduced, self.meshes.of(sharding))
+                    mesh = self.meshes.of(sharding)
+                    kept = replicated_to_unreduced(result, sharding.unreduced, mesh, self.replicas)
                 result.replace_all_uses_except(kept, kept.owner.operation)
         for op in reversed(manual_computations):  # inner ones first
             inline_manual_computation(op)

@@ -220,9 +220,9 @@ def dimension_offset(axes: Sequence[AxisRef], shard_size: int, mesh: Mesh, repli
     return reshape(device_entry(np.array(offsets, dtype=dtype), replicas), [])
 
 
-def replicated_to_unreduced(value: ir.Value, axes: Sequence[AxisRef], mesh: Mesh) -> ir.Value:
+def replicated_to_unreduced(value: ir.Value, axes: Sequence[AxisRef], mesh: Mesh, replicas: bool = False) -> ir.Value:
     """`value` kept on the first device of each group along `axes`, zeros on the others: partial sums of it."""
-    keep = reshape(first_of_groups(axes, mesh), [])
+    keep = reshape(first_of_groups(axes, mesh, replicas), [])
     zero = ir.DenseElementsAttr.get_splat(value.type, _zero(value.type.element_type))
     zeros = create_value("stablehlo.constant", value.type, [], value=zero)
     return create_value("stablehlo.select", value.type, [keep, value, zeros])
