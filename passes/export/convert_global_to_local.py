@@ -690,8 +690,8 @@ class _Conversion:
         operand and no split reduction of the op makes them partial on: whole values, which the pass keeps on the
         first device of each group along those axes (zeros on the others), as XLA's own route does. (Partial maxima or
         minima may stay whole on every device.)"""
-        if op.name != "sdy.constant" and not op.name.startswith("stablehlo."):
-            return []
+        if op.name != "sdy.constant" and not op.name.startswith("stablehlo.") or op.name in _CARRYING_REGION_OPS:
+            return []  # (a loop's or branch's results are what its regions return, partial values among them)
         operands, results, _ = self.op_shardings(op)
         made = [
             (index, sharding)

@@ -821,3 +821,18 @@ func.func @logging_callback(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@
   stablehlo.custom_call @log(%arg0) {has_side_effect = true} : (tensor<8xf32>) -> ()
   return %arg0 : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+func.func @branches_returning_partial_sums(%p: tensor<i1>, %arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}, %arg1: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) {
+  %0 = "stablehlo.if"(%p) ({
+    %1 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"x"}>]>} : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+    stablehlo.return %1 : tensor<8x8xf32>
+  }, {
+    %2 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"x"}>]>} : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+    stablehlo.return %2 : tensor<8x8xf32>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"x"}>]>} : (tensor<i1>) -> tensor<8x8xf32>
+  %3 = sdy.all_reduce {"x"} %0 out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>
+  return %3 : tensor<8x8xf32>
+}
