@@ -58,6 +58,7 @@ from pysdy.dialects.sdy import AxisRef, ManualAxes, Mesh, TensorSharding, Tensor
 from pysdy.passes.common.constants import replace_constant
 from pysdy.passes.common.func_attrs import arg_shardings, result_shardings
 from pysdy.passes.common.ir_walk import nested_ops
+from pysdy.passes.common.manual_axes import enclosing_manual_computation
 from pysdy.passes.common.collective_attrs import all_to_all_params, axis_list, axis_lists, reduction
 from pysdy.passes.common.reduction_bodies import body_reduction
 from pysdy.passes.common.values import type_rank
@@ -239,7 +240,7 @@ class _Conversion:
             return
         if name == "stablehlo.iota":
             return  # no operands, and its local form adds the device's offset
-        if _has_side_effects(op) and self.several_devices and not _in_manual_computation(op):
+        if _has_side_effects(op) and self.several_devices and enclosing_manual_computation(op) is None:
             _refuse(op, "with side effects outside a manual computation (every device would run them, not one)")
         if name in _SPLIT_DIMENSION_CHECKS:  # which split dimensions the C++ converts the op along
             getattr(self, _SPLIT_DIMENSION_CHECKS[name])(op)
@@ -825,19 +826,8 @@ def _is_update_batch_dim(dim: int, numbers, updates: Optional[TensorSharding]) -
 def _has_side_effects(op: ir.Operation) -> bool:
     """A host callback that logs or writes, an outfeed, a send: what a program does once, not per device."""
     if op.name == "stablehlo.custom_call":
-        effect = op.attributes["has_side_effect"] if "has_side_effect" in op.attributes else None
-        return effect is not None and ir.BoolAttr(effect).value
+        return "has_side_effect" in op.attributes and ir.BoolAttr(op.attributes["has_side_effect"]).value
     return op.name in ("stablehlo.outfeed", "stablehlo.send")
-
-
-def _in_manual_computation(op: ir.Operation) -> bool:
-    """Whether `op` is in a manual computation's body, whose code each device runs as written."""
-    parent = op.parent
-    while parent is not None and parent.name != "func.func":
-        if parent.name == "sdy.manual_computation":
-            return True
-        parent = parent.parent
-    return False
 
 
 def _is_number(type_: ir.RankedTensorType) -> bool:

@@ -223,19 +223,13 @@ def dimension_offset(axes: Sequence[AxisRef], shard_size: int, mesh: Mesh, repli
 def replicated_to_unreduced(value: ir.Value, axes: Sequence[AxisRef], mesh: Mesh, replicas: bool = False) -> ir.Value:
     """`value` kept on the first device of each group along `axes`, zeros on the others: partial sums of it."""
     keep = reshape(first_of_groups(axes, mesh, replicas), [])
-    zero = ir.DenseElementsAttr.get_splat(value.type, _zero(value.type.element_type))
-    zeros = create_value("stablehlo.constant", value.type, [], value=zero)
-    return create_value("stablehlo.select", value.type, [keep, value, zeros])
+    return create_value("stablehlo.select", value.type, [keep, value, splat(value.type, 0)])
 
 
 def first_of_groups(axes: Sequence[AxisRef], mesh: Mesh, replicas: bool = False) -> ir.Value:
     """Whether the device is the first of its group along `axes`: its `device_entry` (`tensor<1xi1>`)."""
     table = np.array([shard_index(device, axes, mesh) == 0 for device in range(mesh.total_size)], dtype=np.bool_)
     return device_entry(table, replicas)
-
-
-def _zero(element: ir.Type) -> ir.Attribute:
-    return ir.IntegerAttr.get(element, 0) if isinstance(element, ir.IntegerType) else ir.FloatAttr.get(element, 0.0)
 
 
 def device_entry(table: np.ndarray, replicas: bool = False) -> ir.Value:
@@ -261,7 +255,7 @@ def dynamic_slice(
     starts = [
         dimension_offset(axes, local.shape[dim], mesh)
         if axes
-        else create_value("stablehlo.constant", tensor_type([], index), [], value=_elements(index, [], [0]))
+        else splat(tensor_type([], index), 0)
         for dim, axes in enumerate(axes_per_dim)
     ]
     return create_value(
@@ -278,11 +272,6 @@ def reshape(value: ir.Value, shape: list[int]) -> ir.Value:
     return create_value("stablehlo.reshape", tensor_type(shape, value.type.element_type), [value])
 
 
-def _elements(index: ir.IntegerType, shape: list[int], values: list[int]) -> ir.Attribute:
-    dtype = np.int32 if index.width == 32 else np.int64
-    return ir.DenseElementsAttr.get(np.array(values, dtype=dtype).reshape(shape))
-
-
 def _i64(value: int) -> ir.Attribute:
     return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
 
@@ -293,3 +282,13 @@ def tensor_type(shape: Sequence[int], element: ir.Type) -> ir.RankedTensorType:
 
 def create_value(name: str, result: ir.Type, operands: Sequence[ir.Value], **attributes: ir.Attribute) -> ir.Value:
     return ir.Operation.create(name, results=[result], operands=list(operands), attributes=attributes).results[0]
+
+
+def splat(type_: ir.RankedTensorType, value: float | int) -> ir.Value:
+    """A `stablehlo.constant` of `type_` holding `value` everywhere."""
+    element = type_.element_type
+    if isinstance(element, ir.IntegerType):
+        scalar = ir.IntegerAttr.get(element, int(value))
+    else:
+        scalar = ir.FloatAttr.get(element, float(value))
+    return create_value("stablehlo.constant", type_, [], value=ir.DenseElementsAttr.get_splat(type_, scalar))

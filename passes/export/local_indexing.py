@@ -31,7 +31,6 @@ from __future__ import annotations
 import math
 from typing import Optional, Sequence
 
-import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
@@ -43,6 +42,7 @@ from pysdy.passes.export.local_collectives import (
     dimension_offset,
     first_of_groups,
     reshape,
+    splat,
     tensor_type,
 )
 
@@ -76,7 +76,7 @@ def localize_gather(
         element = indices.type.element_type
         full = _global_shape(gather.operands[0].type, operand, mesh)
         bounds = [full[dim] - 1 for dim in numbers.start_index_map]
-        lowest = _splat(indices.type, 0)  # (made first, as the C++ makes it)
+        lowest = splat(indices.type, 0)  # (made first, as the C++ makes it)
         highest = _bounds(bounds, indices.type, components)
         clamped = create_value("stablehlo.clamp", indices.type, [lowest, indices, highest])
         lows, highs = [], []
@@ -86,10 +86,10 @@ def localize_gather(
                 local = gather.operands[0].type.shape[dim]
                 low = _offset(axes, local, element, mesh, replicas)
                 lows.append(low)
-                highs.append(create_value("stablehlo.add", low.type, [low, _splat(low.type, local - 1)]))
+                highs.append(create_value("stablehlo.add", low.type, [low, splat(low.type, local - 1)]))
             else:
-                lows.append(_splat(tensor_type([], element), 0))
-                highs.append(_splat(tensor_type([], element), full[dim] - 1))
+                lows.append(splat(tensor_type([], element), 0))
+                highs.append(splat(tensor_type([], element), full[dim] - 1))
         low = _per_component(lows, indices.type, components, operand)
         high = _per_component(highs, indices.type, components, operand)
         gather.operands[1] = create_value("stablehlo.subtract", indices.type, [clamped, low])
@@ -107,7 +107,7 @@ def localize_gather(
             [inside],
             broadcast_dimensions=ir.DenseI64ArrayAttr.get(batch),
         )
-        masked = create_value("stablehlo.select", result.type, [masks, result, _splat(result.type, 0)])
+        masked = create_value("stablehlo.select", result.type, [masks, result, splat(result.type, 0)])
     result.replace_all_uses_except(masked, masked.owner.operation)
     return masked
 
@@ -141,7 +141,7 @@ def localize_scatter(
             offsets.append(
                 _offset(operand.dims[dim].axes, local, element, mesh, replicas)
                 if dim in moved
-                else _splat(tensor_type([], element), 0)
+                else splat(tensor_type([], element), 0)
             )
         components = _Components(indices.type, numbers.index_vector_dim)
         offset = _per_component(offsets, indices.type, components, operand)
@@ -172,7 +172,7 @@ def _offset(axes: Sequence[AxisRef], local: int, element: ir.Type, mesh: Mesh, r
 def _bounds(bounds: list[int], indices: ir.RankedTensorType, components: _Components) -> ir.Value:
     """The largest start index of each component, over the whole indices tensor."""
     if components.count == 1:
-        return _splat(indices, bounds[0])
+        return splat(indices, bounds[0])
     element = indices.element_type
     values = ", ".join(str(bound) for bound in bounds)
     vector_type = tensor_type([components.count], element)
@@ -226,7 +226,7 @@ def _all_of(mask: ir.Value, dim: int) -> ir.Value:
     shape = [size for index, size in enumerate(mask.type.shape) if index != dim]
     boolean = mask.type.element_type
     scalar = tensor_type([], boolean)
-    init = _splat(scalar, 1)
+    init = splat(scalar, 1)
     reduce = ir.Operation.create(
         "stablehlo.reduce",
         results=[tensor_type(shape, boolean)],
@@ -251,12 +251,3 @@ def _broadcast(value: ir.Value, result: ir.Type, dims: list[int]) -> ir.Value:
     return create_value(
         "stablehlo.broadcast_in_dim", result, [value], broadcast_dimensions=ir.DenseI64ArrayAttr.get(dims)
     )
-
-
-def _splat(type_: ir.RankedTensorType, value: float | int) -> ir.Value:
-    element = type_.element_type
-    scalar = ir.IntegerAttr.get(element, int(value)) if isinstance(element, ir.IntegerType) else ir.FloatAttr.get(
-        element, float(value)
-    )
-    return create_value("stablehlo.constant", type_, [], value=ir.DenseElementsAttr.get_splat(type_, scalar))
-

@@ -30,9 +30,8 @@ PERMUTES = [
 
 def _module(mesh: str, source: str, target: str, permute: bool) -> str:
     """The permute of an 8x8 value, or (not `permute`) the function it implements: its argument returned."""
-    body = f"%0 = sdy.collective_permute %arg0 out_sharding=<@mesh, {target}> : tensor<8x8xf32>\n  return %0" if (
-        permute
-    ) else "return %arg0"
+    permuted = f"%0 = sdy.collective_permute %arg0 out_sharding=<@mesh, {target}> : tensor<8x8xf32>\n  return %0"
+    body = permuted if permute else "return %arg0"
     return f"""sdy.mesh @mesh = {mesh}
 func.func @main(%arg0: tensor<8x8xf32> {{sdy.sharding = #sdy.sharding<@mesh, {source}>}}) -> (tensor<8x8xf32> {{sdy.sharding = #sdy.sharding<@mesh, {target}>}}) {{
   {body} : tensor<8x8xf32>
